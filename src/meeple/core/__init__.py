@@ -1,0 +1,51 @@
+"""The protocol every meeple game speaks. No I/O, no clock, no global randomness."""
+
+from meeple.core.errors import (
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    InvalidRecord,
+    InvalidSeat,
+    InvalidState,
+    NotYourDecision,
+    UnknownGame,
+)
+from meeple.core.game import Game, GameInfo, OptionSpec, State, apply_all, legal_actions_by_seat
+from meeple.core.outcome import Event, Outcome
+from meeple.core.record import MatchRecord
+from meeple.core.registry import game_class, load_game, register, registered
+from meeple.core.rng import Rng, mix_seed
+from meeple.core.types import JSON, Action, Seat
+
+__all__ = [
+    "JSON",
+    "Action",
+    "Event",
+    "Game",
+    "GameError",
+    "GameInfo",
+    "GameOver",
+    "IllegalAction",
+    "InvalidAction",
+    "InvalidOptions",
+    "InvalidRecord",
+    "InvalidSeat",
+    "InvalidState",
+    "MatchRecord",
+    "NotYourDecision",
+    "OptionSpec",
+    "Outcome",
+    "Rng",
+    "Seat",
+    "State",
+    "UnknownGame",
+    "apply_all",
+    "game_class",
+    "legal_actions_by_seat",
+    "load_game",
+    "mix_seed",
+    "register",
+    "registered",
+]

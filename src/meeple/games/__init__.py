@@ -1,0 +1,5 @@
+"""The games. Importing this package registers every game with meeple.core.registry."""
+
+from meeple.games import maatatahay
+
+__all__ = ["maatatahay"]

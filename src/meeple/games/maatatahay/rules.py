@@ -1,0 +1,621 @@
+"""Maatatahay's positions and transitions.
+
+A round (the rule text's "Turn"):
+
+1. "The Active Player chooses a pair of Warrior tiles, one for each player." (``pick``)
+2. "The player receiving the weaker Warrior chooses who plays first. If tied, the Active
+   Player chooses." (``first``)
+3. "Players take turns placing and activating their Warriors." Each placement is two
+   decisions: where (``place``: collect crystals or buy the relic, then support arrows fire)
+   and how it ends (``finish``: facing, crystals added from storage; then life and death).
+4. "After both players have played, advance the Spirit Track by the total number of
+   Warriors that died."
+5. "Draw a new pair and switch the Active Player." Then the end conditions are checked.
+
+Board arrays are indexed by space (``row * 5 + col``; see :mod:`.data`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from meeple.core.game import State
+from meeple.core.outcome import Event, Outcome
+from meeple.core.rng import Rng, mix_seed
+from meeple.core.types import JSON, Action, Seat
+from meeple.games.maatatahay import notation as ids
+from meeple.games.maatatahay.data import (
+    AROUND,
+    ARROW_TARGETS,
+    DIAGONAL,
+    DISTINCT_FACINGS,
+    FACINGS,
+    KEEPS,
+    ORTHOGONAL,
+    RULES,
+    SPACES,
+    TILES_PER_SEAT,
+    space_name,
+)
+
+PICK, ORDER, PLACE, FINISH, OVER = range(5)
+PHASES = ("pick", "order", "place", "finish", "over")
+EMPTY = -1
+TILES = RULES.tiles
+NKEEPS = len(KEEPS)
+
+
+def owner(uid: int) -> int:
+    """Warriors are numbered ``seat * 12 + tile index``."""
+    return uid // TILES_PER_SEAT
+
+
+class MaatatahayState(State):
+    """A Maatatahay position. Create through :meth:`Maatatahay.new_initial_state`."""
+
+    __slots__ = (
+        "active",
+        "bag_energy",
+        "bag_spirit",
+        "deaths_this_round",
+        "decider",
+        "decks",
+        "energy",
+        "facing",
+        "first",
+        "game",
+        "ground_energy",
+        "ground_spirit",
+        "hot",
+        "living",
+        "lost",
+        "pair",
+        "phase",
+        "placements",
+        "placing",
+        "relic",
+        "relics_taken",
+        "rng",
+        "round",
+        "spirit",
+        "spirit_track",
+        "store_energy",
+        "store_spirit",
+        "stream",
+        "supply",
+        "tile",
+    )
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.round = 1
+        self.phase = PICK
+        self.active = 0
+        self.decider = -1
+        self.first = -1
+        self.placing = -1
+        self.placements = 0
+        self.hot = -1  # the space of the warrior being placed (the "hot tile")
+        self.pair: tuple[int, int] | None = None
+        self.stream: list[tuple[int, int]] = []
+        self.decks: list[list[int]] = [[], []]
+        self.tile = [EMPTY] * SPACES
+        self.facing = [0] * SPACES
+        self.living = [False] * SPACES
+        self.energy = [0] * SPACES
+        self.spirit = [0] * SPACES
+        self.ground_energy = [0] * SPACES
+        self.ground_spirit = [0] * SPACES
+        self.relic = [False] * SPACES
+        self.store_energy = [0, 0]
+        self.store_spirit = [0, 0]
+        self.relics_taken: list[int] = []  # seats, in global order of acquisition
+        self.bag_energy = 0
+        self.bag_spirit = 0
+        self.supply = 0
+        self.lost = [0, 0]
+        self.spirit_track = 0
+        self.deaths_this_round = 0
+        self.rng = Rng(0)
+
+    # -- setup -------------------------------------------------------------------------
+
+    @classmethod
+    def setup(cls, game: Any, seed: int) -> MaatatahayState:
+        """Shuffle both decks, deal the stream, scatter the map crystals, pick who starts."""
+        state = cls(game)
+        rng = state.rng = Rng(mix_seed(seed, 0x4D414154))
+        shrines = list(RULES.shrines)
+        if game.option("shrines") == "random":
+            inner = [r * 5 + c for r in range(1, 4) for c in range(1, 4)]
+            rng.shuffle(inner)
+            shrines = [False] * SPACES
+            for space in inner[: sum(RULES.shrines)]:
+                shrines[space] = True
+        state.relic = shrines
+        state.bag_energy, state.bag_spirit = RULES.bag_energy, RULES.bag_spirit
+        state.supply = RULES.supply_energy
+        for space in range(SPACES):
+            for _ in range(0 if shrines[space] else RULES.map_crystals[space]):
+                got = state._draw_is_spirit()
+                if got is None:
+                    break
+                if got:
+                    state.ground_spirit[space] += 1
+                else:
+                    state.ground_energy[space] += 1
+        for seat in (0, 1):
+            deck = list(range(TILES_PER_SEAT))
+            rng.shuffle(deck)
+            state.decks[seat] = deck
+        for _ in range(RULES.stream_pairs):
+            state.stream.append((state.decks[0].pop(), state.decks[1].pop()))
+        state.active = rng.below(2)
+        return state
+
+    def _draw_is_spirit(self) -> bool | None:
+        """Draw one crystal from the bag; True for Spirit, False for Energy, None if empty."""
+        total = self.bag_energy + self.bag_spirit
+        if total == 0:
+            return None
+        if self.rng.below(total) < self.bag_spirit:
+            self.bag_spirit -= 1
+            return True
+        self.bag_energy -= 1
+        return False
+
+    # -- who decides -------------------------------------------------------------------
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        phase = self.phase
+        if phase == PICK:
+            return (self.active,)
+        if phase == ORDER:
+            return (self.decider,)
+        if phase == OVER:
+            return ()
+        return (self.placing,)
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        phase = self.phase
+        if phase == PICK:
+            return list(range(len(self.stream))) if seat == self.active else []
+        if phase == ORDER:
+            return [ids.ORDER, ids.ORDER + 1] if seat == self.decider else []
+        if phase == OVER or seat != self.placing:
+            return []
+        if phase == PLACE:
+            return self._legal_places(seat)
+        return self._legal_finishes(seat)
+
+    def _legal_places(self, seat: int) -> list[int]:
+        actions = []
+        tile, relic = self.tile, self.relic
+        energy, spirit = self.store_energy[seat], self.store_spirit[seat]
+        for space in range(SPACES):
+            if tile[space] != EMPTY:
+                continue
+            base = ids.PLACE + space * ids.RELIC_CHOICES
+            if not relic[space]:
+                actions.append(base)
+                continue
+            cost = self.relic_cost(seat, space)
+            for paid in range(1, min(spirit, cost) + 1):
+                if cost - paid <= energy:
+                    actions.append(base + paid)
+        return actions
+
+    def _legal_finishes(self, seat: int) -> list[int]:
+        energy, spirit = self.store_energy[seat], self.store_spirit[seat]
+        keeps = [i for i, (e, s) in enumerate(KEEPS) if e <= energy and s <= spirit]
+        facings = DISTINCT_FACINGS[self.tile[self.hot] % TILES_PER_SEAT]
+        return [ids.FINISH + f * NKEEPS + k for f in facings for k in keeps]
+
+    def relic_cost(self, seat: int, space: int) -> int:
+        """ "Pay up to 4 Crystals ... Each orthogonally adjacent friendly Warrior reduces the
+        cost by 1, to a minimum of 1 Spirit Crystal." """
+        friends = 0
+        tile, living = self.tile, self.living
+        for near in ORTHOGONAL[space]:
+            if living[near] and tile[near] // TILES_PER_SEAT == seat:
+                friends += 1
+        return max(RULES.relic_min_cost, RULES.relic_base_cost - friends)
+
+    def why_illegal(self, seat: Seat, action: Action) -> str:
+        phase = PHASES[self.phase]
+        if action < ids.ORDER:
+            if self.phase != PICK:
+                return f"pairs are picked in the pick phase; this is the {phase} phase"
+            return f"the stream holds {len(self.stream)} pair(s)"
+        if action < ids.PLACE:
+            return f"who places first is chosen in the order phase; this is the {phase} phase"
+        if action < ids.FINISH:
+            if self.phase != PLACE:
+                return f"warriors are placed in the place phase; this is the {phase} phase"
+            space, paid = divmod(action - ids.PLACE, ids.RELIC_CHOICES)
+            name = space_name(space)
+            if self.tile[space] != EMPTY:
+                return f"{name} is taken"
+            if self.relic[space] and paid == 0:
+                return f"{name} holds a Temple Relic: say how many Spirit crystals you pay"
+            if not self.relic[space]:
+                return f"{name} holds no Temple Relic to pay for"
+            cost = self.relic_cost(seat, space)
+            return (
+                f"the relic on {name} costs {cost} with at least 1 Spirit crystal; you hold "
+                f"{self.store_energy[seat]} Energy and {self.store_spirit[seat]} Spirit"
+            )
+        if self.phase != FINISH:
+            return f"a placement is finished in the finish phase; this is the {phase} phase"
+        energy, spirit = KEEPS[(action - ids.FINISH) % NKEEPS]
+        return (
+            f"you cannot keep {energy} Energy and {spirit} Spirit: storage holds "
+            f"{self.store_energy[seat]} Energy and {self.store_spirit[seat]} Spirit"
+        )
+
+    # -- transitions -------------------------------------------------------------------
+
+    def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
+        if action < ids.ORDER:
+            return self._pick(seat, action - ids.PICK)
+        if action < ids.PLACE:
+            return self._order(seat, action - ids.ORDER)
+        if action < ids.FINISH:
+            space, paid = divmod(action - ids.PLACE, ids.RELIC_CHOICES)
+            return self._place(seat, space, paid)
+        facing, keep = divmod(action - ids.FINISH, NKEEPS)
+        return self._finish(seat, facing, KEEPS[keep])
+
+    def _pick(self, seat: int, index: int) -> list[Event]:
+        pair = self.stream.pop(index)
+        self.pair = pair
+        fangs0, fangs1 = TILES[pair[0]].fangs, TILES[pair[1]].fangs
+        # "The player receiving the weaker Warrior chooses who plays first. If tied, the
+        # Active Player chooses."
+        self.decider = 0 if fangs0 < fangs1 else 1 if fangs1 < fangs0 else self.active
+        self.phase = ORDER
+        return [Event("pick", seat, {"pair": index + 1, "tiles": [pair[0] + 1, pair[1] + 1]})]
+
+    def _order(self, seat: int, first: int) -> list[Event]:
+        self.first = self.placing = first
+        self.placements = 0
+        self.phase = PLACE
+        return [Event("order", seat, {"first": first})]
+
+    def _place(self, seat: int, space: int, paid: int) -> list[Event]:
+        if self.pair is None:
+            raise RuntimeError("a warrior is placed only after a pair was picked")
+        tile_index = self.pair[seat]
+        uid = seat * TILES_PER_SEAT + tile_index
+        events = [Event("place", seat, {"space": space_name(space), "tile": tile_index + 1})]
+        if self.relic[space]:
+            events.append(self._buy_relic(seat, space, paid))
+        else:
+            energy, spirit = self.ground_energy[space], self.ground_spirit[space]
+            if energy or spirit:
+                self.store_energy[seat] += energy
+                self.store_spirit[seat] += spirit
+                self.ground_energy[space] = self.ground_spirit[space] = 0
+                events.append(Event("collect", seat, {"energy": energy, "spirit": spirit}))
+        self.tile[space] = uid
+        self.facing[space] = 0
+        self.living[space] = True
+        self.spirit[space] = 0
+        # "After placement, friendly Support Arrows pointing toward the new Warrior give it
+        # Energy Crystals (purple)" -- and the map's own arrows at the edge (a Decision).
+        arrows = RULES.environment_arrows[space]
+        tile, living, facing = self.tile, self.living, self.facing
+        for near in AROUND[space]:
+            other = tile[near]
+            if (
+                living[near]
+                and other // TILES_PER_SEAT == seat
+                and space in ARROW_TARGETS[other % TILES_PER_SEAT][facing[near]][near]
+            ):
+                arrows += 1
+        given = min(arrows, self.supply)
+        self.supply -= given
+        self.energy[space] = given
+        if arrows:
+            events.append(Event("support", seat, {"arrows": arrows, "energy": given}))
+        self.hot = space
+        self.phase = FINISH
+        return events
+
+    def _buy_relic(self, seat: int, space: int, paid_spirit: int) -> Event:
+        cost = self.relic_cost(seat, space)
+        paid_energy = cost - paid_spirit
+        self.store_spirit[seat] -= paid_spirit
+        self.store_energy[seat] -= paid_energy
+        self.bag_spirit += paid_spirit
+        self.bag_energy += paid_energy
+        self.relic[space] = False
+        self.relics_taken.append(seat)
+        drawn = [0, 0]
+        for _ in range(RULES.relic_reward):
+            got = self._draw_is_spirit()
+            if got is None:
+                break
+            drawn[got] += 1
+        self.store_energy[seat] += drawn[0]
+        self.store_spirit[seat] += drawn[1]
+        return Event(
+            "relic",
+            seat,
+            {
+                "space": space_name(space),
+                "cost": cost,
+                "paid": {"energy": paid_energy, "spirit": paid_spirit},
+                "drawn": {"energy": drawn[0], "spirit": drawn[1]},
+                "order": len(self.relics_taken),
+            },
+        )
+
+    def _finish(self, seat: int, facing: int, keep: tuple[int, int]) -> list[Event]:
+        space = self.hot
+        added_energy = self.store_energy[seat] - keep[0]
+        added_spirit = self.store_spirit[seat] - keep[1]
+        self.store_energy[seat], self.store_spirit[seat] = keep
+        self.energy[space] += added_energy
+        self.spirit[space] += added_spirit
+        self.facing[space] = facing
+        events = [
+            Event(
+                "finish",
+                seat,
+                {
+                    "space": space_name(space),
+                    "facing": FACINGS[facing],
+                    "added": {"energy": added_energy, "spirit": added_spirit},
+                },
+            )
+        ]
+        self._life_and_death(space, events)
+        self.hot = -1
+        self.placements += 1
+        if self.placements == 1:
+            self.placing = 1 - self.first
+            self.phase = PLACE
+        else:
+            self._end_round(events)
+        return events
+
+    def strength(self, space: int) -> int:
+        """ "Energy Crystals increase Strength." Fangs + Energy + the Elder/Convert bonus."""
+        if not self.living[space]:
+            return 0
+        uid = self.tile[space]
+        tile = TILES[uid % TILES_PER_SEAT]
+        value = tile.fangs + self.energy[space]
+        if tile.ability is not None:
+            seat = uid // TILES_PER_SEAT
+            if tile.ability == "elder":
+                near, wanted = ORTHOGONAL[space], seat
+            else:
+                near, wanted = DIAGONAL[space], 1 - seat
+            for other in near:
+                if self.living[other] and self.tile[other] // TILES_PER_SEAT == wanted:
+                    value += 1
+        return value
+
+    def is_surrounded(self, space: int) -> bool:
+        """ "Completely surrounded orthogonally": no orthogonal neighbour is vacant.
+
+        The board's edge is not vacant; an unclaimed Temple Relic is, unless the option
+        ``relic_blocks`` says otherwise; a face-down warrior is not.
+        """
+        blocks = self.game.option("relic_blocks")
+        tile, relic = self.tile, self.relic
+        for near in ORTHOGONAL[space]:
+            if tile[near] == EMPTY and (blocks is False or not relic[near]):
+                return False
+        return True
+
+    def _life_and_death(self, placed: int, events: list[Event]) -> None:
+        """ "Whenever a Warrior becomes completely surrounded orthogonally, it must fight
+        alone." Only the new warrior and its orthogonal neighbours can have just become
+        surrounded; all fights are judged on the board as it stands, then the dead fall.
+        """
+        tile, living = self.tile, self.living
+        dying = []
+        for space in (placed, *ORTHOGONAL[placed]):
+            if not living[space] or not self.is_surrounded(space):
+                continue
+            seat = tile[space] // TILES_PER_SEAT
+            attack = 0
+            for near in ORTHOGONAL[space]:
+                if living[near] and tile[near] // TILES_PER_SEAT != seat:
+                    attack += self.strength(near)
+            defence = self.strength(space)
+            # "Equal or higher -> survives; Lower -> dies"
+            survives = defence >= attack
+            events.append(
+                Event(
+                    "fight",
+                    seat,
+                    {
+                        "space": space_name(space),
+                        "strength": defence,
+                        "against": attack,
+                        "survives": survives,
+                    },
+                )
+            )
+            if not survives:
+                dying.append(space)
+        if not dying:
+            return
+        spirit_freed = 0
+        for space in dying:
+            seat = tile[space] // TILES_PER_SEAT
+            living[space] = False
+            self.supply += self.energy[space]
+            self.energy[space] = 0
+            spirit_freed += self.spirit[space]
+            self.spirit[space] = 0
+            self.lost[seat] += 1
+            self.deaths_this_round += 1
+            events.append(Event("death", seat, {"space": space_name(space)}))
+        # "Its Spirit Crystals are transferred to the newly placed Warrior. If the newly
+        # placed Warrior itself dies, its Spirit Crystals are removed instead."
+        if living[placed]:
+            self.spirit[placed] += spirit_freed
+            if spirit_freed:
+                events.append(
+                    Event(
+                        "spirit_transfer", None, {"to": space_name(placed), "spirit": spirit_freed}
+                    )
+                )
+        elif spirit_freed:
+            events.append(Event("spirit_removed", None, {"spirit": spirit_freed}))
+
+    def _end_round(self, events: list[Event]) -> None:
+        self.spirit_track += self.deaths_this_round
+        events.append(
+            Event(
+                "spirit_track", None, {"advance": self.deaths_this_round, "at": self.spirit_track}
+            )
+        )
+        self.deaths_this_round = 0
+        self.pair = None
+        self.decider = self.first = self.placing = -1
+        if self.decks[0] and self.decks[1]:
+            self.stream.append((self.decks[0].pop(), self.decks[1].pop()))
+        self.active = 1 - self.active
+        reason = self.end_reason()
+        if reason is None:
+            self.round += 1
+            self.phase = PICK
+            return
+        self.phase = OVER
+        outcome = self.outcome()
+        if outcome is not None:
+            events.append(Event("game_over", None, outcome.to_json()))
+
+    # -- the end -----------------------------------------------------------------------
+
+    def free_spaces(self) -> int:
+        """Spaces with no warrior and no unclaimed Temple Relic."""
+        return sum(1 for s in range(SPACES) if self.tile[s] == EMPTY and not self.relic[s])
+
+    def end_reason(self) -> str | None:
+        """ "The game ends after a turn if: Either player has lost 6 Warriors; 1 or fewer
+        free spaces remain; or All Warriors have been played." """
+        if max(self.lost) >= RULES.lost_to_end:
+            return "six_lost"
+        if self.free_spaces() <= RULES.free_spaces_to_end:
+            return "board_full"
+        if not self.stream:
+            return "all_played"
+        return None
+
+    def relic_points(self, seat: int) -> int:
+        if self.game.option("relic_scoring") == "standard":
+            # "the first Relic taken is worth 1 VP, the second 2 VP ... regardless of who"
+            return sum(i + 1 for i, s in enumerate(self.relics_taken) if s == seat)
+        count = sum(1 for s in self.relics_taken if s == seat)
+        return sum(RULES.progressive_relic_points[:count])
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Diamonds and Spirit crystals on surviving warriors, and relics."""
+        diamonds = spirit = survivors = 0
+        for space in range(SPACES):
+            uid = self.tile[space]
+            if uid != EMPTY and self.living[space] and uid // TILES_PER_SEAT == seat:
+                survivors += 1
+                diamonds += TILES[uid % TILES_PER_SEAT].diamonds
+                spirit += self.spirit[space]
+        relics = self.relic_points(seat)
+        return {
+            "diamonds": diamonds,
+            "spirit": spirit,
+            "relics": relics,
+            "total": diamonds + spirit + relics,
+            "survivors": survivors,
+        }
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        reason = self.end_reason() or "over"
+        parts = [self.score_breakdown(0), self.score_breakdown(1)]
+        keys = [(p["total"], p["survivors"]) for p in parts]
+        tiebreak = None
+        if keys[0] != keys[1]:
+            winner: int | None = 0 if keys[0] > keys[1] else 1
+            if parts[0]["total"] == parts[1]["total"]:
+                tiebreak = "survivors"
+        elif self.relics_taken:
+            winner = self.relics_taken[-1]
+            tiebreak = "latest_relic"
+        else:
+            winner = None
+        return Outcome(
+            winners=() if winner is None else (winner,),
+            reason=reason,
+            scores=(float(parts[0]["total"]), float(parts[1]["total"])),
+            detail={"breakdown": parts, "tiebreak": tiebreak},
+        )
+
+    # -- copies, views, JSON -----------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new.round = self.round
+        new.phase = self.phase
+        new.active = self.active
+        new.decider = self.decider
+        new.first = self.first
+        new.placing = self.placing
+        new.placements = self.placements
+        new.hot = self.hot
+        new.pair = self.pair
+        new.stream = self.stream[:]
+        new.decks = [self.decks[0][:], self.decks[1][:]]
+        new.tile = self.tile[:]
+        new.facing = self.facing[:]
+        new.living = self.living[:]
+        new.energy = self.energy[:]
+        new.spirit = self.spirit[:]
+        new.ground_energy = self.ground_energy[:]
+        new.ground_spirit = self.ground_spirit[:]
+        new.relic = self.relic[:]
+        new.store_energy = self.store_energy[:]
+        new.store_spirit = self.store_spirit[:]
+        new.relics_taken = self.relics_taken[:]
+        new.bag_energy = self.bag_energy
+        new.bag_spirit = self.bag_spirit
+        new.supply = self.supply
+        new.lost = self.lost[:]
+        new.spirit_track = self.spirit_track
+        new.deaths_this_round = self.deaths_this_round
+        new.rng = Rng(self.rng.state)
+        return new
+
+    def resample(self, seat: Seat, seed: int) -> Self:
+        """Redraw what no seat can see: the order of both face-down decks and the bag."""
+        self.game.check_seat(seat)
+        new = self.clone()
+        rng = Rng(mix_seed(seed, seat, 0x5245))
+        for deck in new.decks:
+            rng.shuffle(deck)
+        new.rng = Rng(rng.next_u64())
+        return new
+
+    def view(self, seat: Seat | None) -> JSON:
+        from meeple.games.maatatahay.view import view  # noqa: PLC0415 (cycle)
+
+        if seat is not None:
+            self.game.check_seat(seat)
+        return view(self, seat)
+
+    def to_json(self) -> JSON:
+        from meeple.games.maatatahay.codec import state_to_json  # noqa: PLC0415 (cycle)
+
+        return state_to_json(self)
+
+    def describe_action(self, seat: Seat, action: Action) -> str:
+        from meeple.games.maatatahay.view import describe  # noqa: PLC0415 (cycle)
+
+        return describe(self, seat, action)

@@ -479,6 +479,7 @@ class MaatatahayState(State):
         self.deaths_this_round = 0
         self.pair = None
         self.decider = self.first = self.placing = -1
+        self.placements = 0
         if self.decks[0] and self.decks[1]:
             self.stream.append((self.decks[0].pop(), self.decks[1].pop()))
         self.active = 1 - self.active

@@ -1,0 +1,1 @@
+"""The ``meeple`` command line: play, replay, selfplay, bench, games."""

@@ -1,0 +1,208 @@
+"""The ``meeple`` command: play, replay, selfplay, bench, games."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from meeple.ai import BOT_NAMES, make_bot
+from meeple.cli.common import console, fail, open_game, read_record
+from meeple.cli.play import PlaySession, human_seats
+from meeple.cli.render import render_view
+from meeple.cli.selfplay import bench as run_bench
+from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
+from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
+
+app = typer.Typer(
+    name="meeple",
+    help="Three strategy board games behind one engine: play, replay, self-play, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def main() -> None:
+    """Entry point of the ``meeple`` console script."""
+    app()
+
+
+def _line_reader(prompt: str) -> str:
+    return console().input(escape(prompt))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    vs: Annotated[
+        str, typer.Option(help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat).")
+    ] = "greedy",
+    seat: Annotated[int, typer.Option(help="Your seat (0 moves Balan in Maatatahay).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the match (random if unset).")] = None,
+    load: Annotated[Path | None, typer.Option(help="Continue a saved match record.")] = None,
+) -> None:
+    """Play in the terminal against a bot, or hot-seat with --vs human."""
+    configured = open_game(game)
+    if vs != "human" and vs not in BOT_NAMES:
+        raise fail(f"unknown opponent {vs!r}; choose one of {', '.join(BOT_NAMES)} or human")
+    try:
+        configured.check_seat(seat)
+    except GameError as error:
+        raise fail(str(error)) from error
+    out = console()
+    if load is not None:
+        try:
+            record = read_record(load)
+            if record.game().info.name != configured.info.name:
+                raise InvalidRecord(f"{str(load)!r} records {record.game_id}, not {configured.id}")
+            record.replay()
+        except GameError as error:
+            raise fail(str(error)) from error
+        configured = record.game()
+        seed = record.seed
+    else:
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        record = MatchRecord.for_game(configured, seed=seed)
+    humans = frozenset(human_seats(configured.seats, vs, seat))
+    bot = None if vs == "human" else make_bot(vs, mix_seed(seed or 0, 0xB07))
+    record.players = ["human" if s in humans else f"{vs} bot" for s in range(configured.seats)]
+    out.print(
+        f"[bold]{escape(configured.info.title)}[/] · seed {seed} · "
+        f"{'hot seat' if bot is None else f'you are seat {seat} against the {vs} bot'}"
+        " · type [bold]help[/] for commands"
+    )
+    session = PlaySession(configured, record, humans, bot, out, _line_reader)
+    session.run()
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A match record (JSON).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the final state as JSON.")
+    ] = False,
+    step: Annotated[bool, typer.Option(help="Wait for Enter between actions.")] = False,
+) -> None:
+    """Replay a match record: every action in notation and the board after it."""
+    try:
+        record = read_record(file)
+        if as_json:
+            typer.echo(json.dumps(record.replay().to_json(), indent=2))
+            return
+        _print_replay(record, step)
+    except InvalidRecord as error:
+        raise fail(str(error)) from error
+
+
+def _print_replay(record: MatchRecord, step: bool) -> None:
+    out = console()
+    game = record.game()
+    state = record.initial_state()
+    out.print(f"[bold]{escape(game.info.title)}[/] · {escape(game.id)} · seed {record.seed}")
+    out.print(render_view(state.view(None), game.id))
+    for index, (seat, action) in enumerate(record.actions, start=1):
+        try:
+            notation = state.action_to_string(seat, action)
+            sentence = state.describe_action(seat, action)
+            state.apply(seat, action)
+        except GameError as error:
+            raise InvalidRecord(f"action #{index - 1} does not replay: {error}") from error
+        out.rule(f"#{index} seat {seat}: {escape(notation)}")
+        out.print(escape(sentence))
+        out.print(render_view(state.view(None), game.id))
+        if step and index < len(record.actions):
+            try:
+                input()
+            except EOFError:
+                step = False
+    outcome = state.outcome()
+    if outcome is not None:
+        out.print(f"[bold green]Outcome:[/] {escape(json.dumps(outcome.to_json()))}")
+
+
+@app.command()
+def selfplay(
+    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    games: Annotated[int, typer.Option(min=1, help="How many matches.")] = 1,
+    seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bots, one per seat or one for all.")
+    ] = "random",
+    out: Annotated[Path | None, typer.Option(help="Write records here instead of stdout.")] = None,
+) -> None:
+    """Bots play each other; one match record (JSON) per line."""
+    configured = open_game(game)
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if unknown or not names:
+        raise fail(f"unknown bot(s) {unknown}; known: {', '.join(BOT_NAMES)}")
+    try:
+        per_seat = bots_for_seats(names, configured.seats)
+    except ValueError as error:
+        raise fail(str(error)) from error
+    sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
+    progress = Progress(
+        TextColumn("selfplay"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+    )
+    try:
+        with progress:
+            task = progress.add_task("matches", total=games)
+            for index in range(games):
+                record = play_match(configured, match_seed(seed, index), per_seat)
+                sink.write(record.dumps() + "\n")
+                sink.flush()
+                progress.advance(task)
+    finally:
+        if out is not None:
+            sink.close()
+
+
+@app.command()
+def bench(
+    game: Annotated[str | None, typer.Option(help="One game; every game if unset.")] = None,
+    seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per game.")] = 3.0,
+) -> None:
+    """Random full games per second, per game, single process; prints JSON."""
+    games = [open_game(game)] if game else [open_game(info.id) for info in registered()]
+    results = [run_bench(g, seconds).to_json() for g in games]
+    typer.echo(json.dumps(results, indent=2))
+
+
+@app.command("games")
+def list_games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the games' info as JSON.")] = False,
+) -> None:
+    """List the registered games."""
+    infos = registered()
+    if as_json:
+        typer.echo(json.dumps([info.to_json() for info in infos], indent=2))
+        return
+    table = Table(title="meeple games")
+    for column in ("id", "title", "seats", "simultaneous", "hidden info", "chance"):
+        table.add_column(column)
+    for info in infos:
+        seats = str(info.min_seats)
+        if info.max_seats != info.min_seats:
+            seats += f"-{info.max_seats}"
+        table.add_row(
+            info.id,
+            info.title,
+            seats,
+            "yes" if info.simultaneous else "no",
+            "yes" if info.hidden_information else "no",
+            "yes" if info.chance else "no",
+        )
+    console().print(table)

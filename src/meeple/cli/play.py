@@ -1,0 +1,241 @@
+"""``meeple play``: a match in the terminal against a bot, or two people at one keyboard.
+
+Every turn shows the board as the deciding seat sees it (``state.view(seat)``), then the
+legal options numbered with their notation. People answer with a number or a notation, or a
+command: ``undo``, ``save FILE``, ``load FILE``, ``help``, ``quit``. A bad entry prints the
+engine's typed error and asks again; nothing changes. The match lives in a
+:class:`MatchRecord`, so undo and load rebuild the state by replaying it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from meeple.ai import Bot
+from meeple.cli.common import read_record, seat_name
+from meeple.cli.render import render_view
+from meeple.core import Action, GameError, MatchRecord, Seat, State
+from meeple.core.game import Game
+
+HELP = """\
+Answer with the number of an option or its notation (for example [bold]pick 1[/] or [bold]c3[/]).
+Commands:
+  [bold]undo[/]        take back your last decision (and the replies to it)
+  [bold]save FILE[/]   write the match record (JSON) to FILE
+  [bold]load FILE[/]   continue the match recorded in FILE
+  [bold]board[/]       show the board again
+  [bold]help[/]        this text
+  [bold]quit[/]        leave the match"""
+
+ReadLine = Callable[[str], str]
+
+
+class Quit(Exception):
+    """The person asked to leave, or the input ended."""
+
+
+@dataclass
+class PlaySession:
+    """One match at the terminal. ``humans`` are the seats typed in; a bot plays the rest."""
+
+    game: Game
+    record: MatchRecord
+    humans: frozenset[Seat]
+    bot: Bot | None
+    console: Console
+    read_line: ReadLine
+    state: State = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.record.replay()
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def run(self) -> State:
+        """Play until the match ends or the person quits; returns the last state."""
+        try:
+            while not self.state.is_terminal():
+                bot_seats = [s for s in self.state.deciding_seats() if s not in self.humans]
+                if bot_seats:
+                    self.bot_moves(bot_seats[0])
+                else:
+                    self.human_turn(self.state.deciding_seats()[0])
+        except Quit:
+            self.console.print("Bye. [dim](save with 'save FILE' before 'quit' to keep it)[/]")
+            return self.state
+        self.show_end()
+        return self.state
+
+    def bot_moves(self, seat: Seat) -> None:
+        if self.bot is None:
+            raise RuntimeError(f"seat {seat} is neither a person nor a bot")
+        action = self.bot.select(self.state, seat)
+        sentence = self.state.describe_action(seat, action)
+        notation = self.state.action_to_string(seat, action)
+        self.apply(seat, action)
+        who = seat_name(self.state.view(seat), seat)
+        self.console.print(
+            f"[bold]{escape(who)}[/] ({escape(self.bot.name)} bot) played "
+            f"[bold]{escape(notation)}[/]: {escape(sentence)}"
+        )
+
+    def human_turn(self, seat: Seat) -> None:
+        self.show(seat)
+        actions = self.state.legal_actions(seat)
+        while True:
+            who = seat_name(self.state.view(seat), seat)
+            try:
+                line = self.read_line(f"{who}> ").strip()
+            except EOFError as end:
+                raise Quit from end
+            if not line:
+                continue
+            handled = self.command(line, seat)
+            if handled is not None:
+                if handled:
+                    return
+                continue
+            action = self.choose(seat, actions, line)
+            if action is None:
+                continue
+            try:
+                self.apply(seat, action)
+            except GameError as error:
+                self.error(str(error))
+                continue
+            return
+
+    # -- entries -------------------------------------------------------------------------
+
+    def choose(self, seat: Seat, actions: list[Action], line: str) -> Action | None:
+        """The action an entry names (a 1-based option number or a notation), else None."""
+        if line.isdigit():
+            number = int(line)
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            self.error(f"there is no option {number}; choose 1-{len(actions)} or a notation")
+            return None
+        try:
+            return self.state.parse_action(seat, line)
+        except GameError as error:
+            self.error(str(error))
+            return None
+
+    def command(self, line: str, seat: Seat) -> bool | None:
+        """Run a command: None when the line is no command, True when the state changed."""
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word in ("quit", "exit", "q"):
+            raise Quit
+        if word in ("help", "?"):
+            self.console.print(HELP)
+            return False
+        if word == "board":
+            self.show(seat)
+            return False
+        if word == "undo":
+            return self.undo()
+        if word == "save":
+            self.save(rest)
+            return False
+        if word == "load":
+            return self.load(rest)
+        return None
+
+    def undo(self) -> bool:
+        """Against a bot: back to the person's previous decision. Hot seat: one action back."""
+        if not self.record.actions:
+            self.error("nothing to undo")
+            return False
+        if self.bot is None:
+            self.record.actions.pop()
+        else:
+            if not any(seat in self.humans for seat, _ in self.record.actions):
+                self.error("nothing to undo: you have not decided anything yet")
+                return False
+            while self.record.actions:
+                seat, _ = self.record.actions.pop()
+                if seat in self.humans:
+                    break
+        self.state = self.record.replay()
+        self.console.print("[yellow]Taken back.[/]")
+        return True
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.error("save needs a file name: save FILE")
+            return
+        try:
+            Path(path).write_text(self.record.dumps(indent=2) + "\n", encoding="utf-8")
+        except OSError as error:
+            self.error(f"cannot write {path!r}: {error.strerror}")
+            return
+        self.console.print(f"Saved to {escape(path)}.")
+
+    def load(self, path: str) -> bool:
+        if not path:
+            self.error("load needs a file name: load FILE")
+            return False
+        try:
+            record = read_record(Path(path))
+            if record.game().info.name != self.game.info.name:
+                self.error(f"{path!r} is a match of {record.game_id}, not {self.game.id}")
+                return False
+            state = record.replay()
+        except GameError as error:
+            self.error(str(error))
+            return False
+        self.game, self.record, self.state = record.game(), record, state
+        self.console.print(f"Loaded {escape(path)} ({len(record.actions)} actions).")
+        return True
+
+    # -- output --------------------------------------------------------------------------
+
+    def apply(self, seat: Seat, action: Action) -> None:
+        self.state.apply(seat, action)
+        self.record.add(seat, action)
+
+    def error(self, message: str) -> None:
+        self.console.print(f"[bold red]✗[/] {escape(message)}")
+
+    def show(self, seat: Seat) -> None:
+        view = self.state.view(seat)
+        self.console.print(render_view(view, self.game.id))
+        actions = self.state.legal_actions(seat)
+        options = [
+            Text.assemble((f"{n:>2}", "bold"), " ", self.state.action_to_string(seat, a))
+            for n, a in enumerate(actions, start=1)
+        ]
+        self.console.print(Columns(options, padding=(0, 3)))
+
+    def show_end(self) -> None:
+        viewer = next(iter(sorted(self.humans)), None) if len(self.humans) == 1 else None
+        view = self.state.view(viewer)
+        self.console.print(render_view(view, self.game.id))
+        outcome = self.state.outcome()
+        if outcome is None:
+            return
+        self.record.outcome = outcome
+        names = [seat_name(view, s) for s in range(self.game.seats)]
+        if outcome.is_draw:
+            headline = "Draw"
+        else:
+            headline = " and ".join(names[s] for s in outcome.winners) + " won"
+        self.console.print(f"[bold green]Game over: {escape(headline)}[/] ({outcome.reason})")
+        if outcome.scores is not None:
+            scores = ", ".join(
+                f"{name} {score:g}" for name, score in zip(names, outcome.scores, strict=False)
+            )
+            self.console.print(f"Scores: {escape(scores)}")
+
+
+def human_seats(seats: int, vs: str, seat: Seat) -> Collection[Seat]:
+    """The seats people play: all of them hot-seat, else the one chosen."""
+    return range(seats) if vs == "human" else (seat,)

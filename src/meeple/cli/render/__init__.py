@@ -1,0 +1,46 @@
+"""Terminal renderers of a seat's view, by game name, with a JSON fallback.
+
+A renderer takes only what :meth:`State.view` returns, so the terminal shows a seat exactly
+what the engine lets it see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import rich.json
+from rich.console import RenderableType
+
+from meeple.cli.render.maatatahay import render_maatatahay
+from meeple.core.types import JSON
+
+Renderer = Callable[[JSON], RenderableType]
+
+_RENDERERS: dict[str, Renderer] = {
+    "maatatahay": render_maatatahay,
+}
+
+
+def render_json(view: JSON) -> RenderableType:
+    """The fallback: the view as pretty JSON."""
+    return rich.json.JSON.from_data(view, indent=2)
+
+
+def register_renderer(game_name: str, renderer: Renderer) -> Renderer:
+    _RENDERERS[game_name] = renderer
+    return renderer
+
+
+def renderer_for(game_name: str) -> Renderer:
+    """The renderer for a game name or ``name/version``, or :func:`render_json`."""
+    return _RENDERERS.get(game_name.split("/", 1)[0], render_json)
+
+
+def render_view(view: JSON, game_name: str | None = None) -> RenderableType:
+    """Render a view; the game is named by ``game_name`` or the view's ``"game"`` field."""
+    if game_name is None:
+        game_name = str(view.get("game", "")) if isinstance(view, dict) else ""
+    return renderer_for(game_name)(view)
+
+
+__all__ = ["Renderer", "register_renderer", "render_json", "render_view", "renderer_for"]

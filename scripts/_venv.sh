@@ -1,0 +1,49 @@
+# Sourced by scripts/play and scripts/test: make .venv exist and match pyproject.toml.
+#
+# Usage: ensure_venv EXTRA   (EXTRA is "" or "[dev]")
+# The stamp file inside .venv holds the hash of pyproject.toml and the extra installed, so a
+# changed pyproject.toml (new dependency, new entry point) triggers a fresh install.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+
+find_python() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+        [ -n "$candidate" ] || continue
+        command -v "$candidate" >/dev/null 2>&1 || continue
+        if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    echo "meeple needs Python 3.11 or newer on PATH (or set PYTHON=/path/to/python3.11)" >&2
+    return 1
+}
+
+hash_file() {
+    "$VENV/bin/python" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$1"
+}
+
+ensure_venv() {
+    local extra="$1" python stamp wanted
+    if [ ! -x "$VENV/bin/python" ]; then
+        python="$(find_python)"
+        echo "creating $VENV with $python" >&2
+        "$python" -m venv "$VENV"
+    fi
+    stamp="$VENV/.meeple-install-stamp"
+    wanted="$(hash_file "$ROOT/pyproject.toml") $extra"
+    # A [dev] install also serves a plain one.
+    if [ -f "$stamp" ]; then
+        local have
+        have="$(cat "$stamp")"
+        if [ "$have" = "$wanted" ] || { [ -z "$extra" ] && [ "$have" = "${wanted}[dev]" ]; }; then
+            return 0
+        fi
+    fi
+    echo "installing meeple$extra into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
+    "$VENV/bin/python" -m pip install --quiet -e "$ROOT$extra" >&2
+    echo "$wanted" >"$stamp"
+}

@@ -43,6 +43,25 @@ PHASES = ("pick", "order", "place", "finish", "over")
 EMPTY = -1
 TILES = RULES.tiles
 NKEEPS = len(KEEPS)
+# FINISH_IDS[tile][energy][spirit]: every facing that changes the arrows, times every way
+# to keep at most 4 of the crystals in storage (holding more than 4 of one colour offers
+# the same choices as holding 4).
+FINISH_IDS = tuple(
+    tuple(
+        tuple(
+            tuple(
+                ids.FINISH + f * NKEEPS + k
+                for f in DISTINCT_FACINGS[tile]
+                for k, (e, s) in enumerate(KEEPS)
+                if e <= energy and s <= spirit
+            )
+            for spirit in range(RULES.storage_limit + 1)
+        )
+        for energy in range(RULES.storage_limit + 1)
+    )
+    for tile in range(TILES_PER_SEAT)
+)
+PLACE_IDS = tuple(ids.PLACE + space * ids.RELIC_CHOICES for space in range(SPACES))
 
 
 def owner(uid: int) -> int:
@@ -189,27 +208,33 @@ class MaatatahayState(State):
         return self._legal_finishes(seat)
 
     def _legal_places(self, seat: int) -> list[int]:
-        actions = []
         tile, relic = self.tile, self.relic
-        energy, spirit = self.store_energy[seat], self.store_spirit[seat]
+        actions = [
+            base
+            for base, uid, has_relic in zip(PLACE_IDS, tile, relic, strict=True)
+            if uid == EMPTY and not has_relic
+        ]
+        spirit = self.store_spirit[seat]
+        if spirit == 0:  # a relic always costs at least one Spirit crystal
+            return actions
+        energy = self.store_energy[seat]
+        bought = False
         for space in range(SPACES):
-            if tile[space] != EMPTY:
-                continue
-            base = ids.PLACE + space * ids.RELIC_CHOICES
             if not relic[space]:
-                actions.append(base)
                 continue
             cost = self.relic_cost(seat, space)
             for paid in range(1, min(spirit, cost) + 1):
                 if cost - paid <= energy:
-                    actions.append(base + paid)
+                    actions.append(PLACE_IDS[space] + paid)
+                    bought = True
+        if bought:
+            actions.sort()
         return actions
 
     def _legal_finishes(self, seat: int) -> list[int]:
-        energy, spirit = self.store_energy[seat], self.store_spirit[seat]
-        keeps = [i for i, (e, s) in enumerate(KEEPS) if e <= energy and s <= spirit]
-        facings = DISTINCT_FACINGS[self.tile[self.hot] % TILES_PER_SEAT]
-        return [ids.FINISH + f * NKEEPS + k for f in facings for k in keeps]
+        energy = min(self.store_energy[seat], RULES.storage_limit)
+        spirit = min(self.store_spirit[seat], RULES.storage_limit)
+        return list(FINISH_IDS[self.tile[self.hot] % TILES_PER_SEAT][energy][spirit])
 
     def relic_cost(self, seat: int, space: int) -> int:
         """ "Pay up to 4 Crystals ... Each orthogonally adjacent friendly Warrior reduces the
@@ -497,7 +522,8 @@ class MaatatahayState(State):
 
     def free_spaces(self) -> int:
         """Spaces with no warrior and no unclaimed Temple Relic."""
-        return sum(1 for s in range(SPACES) if self.tile[s] == EMPTY and not self.relic[s])
+        # An unclaimed relic's space never holds a warrior.
+        return self.tile.count(EMPTY) - self.relic.count(True)
 
     def end_reason(self) -> str | None:
         """ "The game ends after a turn if: Either player has lost 6 Warriors; 1 or fewer

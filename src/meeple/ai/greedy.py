@@ -12,8 +12,17 @@ WIN_BONUS = 1_000_000.0
 """Added per unit of the final return, so a won match outranks any heuristic score."""
 
 
+FOLLOW_THROUGH = 2
+"""How many more decisions in a row of the same seat one ply looks through."""
+
+
 class GreedyBot:
     """Try every legal action once and keep the one whose result evaluates best.
+
+    One ply is one *turn* of the seat: when an action leaves the same seat to decide again
+    (Maatatahay places a warrior, then turns it and keeps crystals), the bot looks through
+    its own follow-up decisions, up to :data:`FOLLOW_THROUGH` of them, and takes the best.
+    The opponent's replies are never searched.
 
     The actions are tried on a determinization, ``state.resample(seat, s)``, never on the
     real state: the bot cannot see the opponent's secrets nor the state's future random
@@ -24,10 +33,13 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int, evaluator: Evaluator | None = None) -> None:
+    def __init__(
+        self, seed: int, evaluator: Evaluator | None = None, follow_through: int = FOLLOW_THROUGH
+    ) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
         self._evaluator = evaluator
+        self._follow_through = follow_through
 
     def evaluator_for(self, state: State) -> Evaluator:
         if self._evaluator is not None:
@@ -41,6 +53,17 @@ class GreedyBot:
             value += WIN_BONUS * state.returns()[seat]
         return value
 
+    def value(self, state: State, seat: Seat, evaluator: Evaluator, depth: int) -> float:
+        """The score, or the best over the seat's own next decision while it alone decides."""
+        if depth <= 0 or state.deciding_seats() != (seat,):
+            return self.score(state, seat, evaluator)
+        best = float("-inf")
+        for action in state.legal_actions(seat):
+            child = state.clone()
+            child.apply_unchecked(seat, action)
+            best = max(best, self.value(child, seat, evaluator, depth - 1))
+        return best
+
     def select(self, state: State, seat: Seat) -> Action:
         actions = check_can_decide(state, seat)
         if len(actions) == 1:
@@ -52,7 +75,7 @@ class GreedyBot:
         for action in actions:
             child = world.clone()
             child.apply_unchecked(seat, action)
-            value = self.score(child, seat, evaluator)
+            value = self.value(child, seat, evaluator, self._follow_through)
             if value > best_score:
                 best, best_score = [action], value
             elif value == best_score:

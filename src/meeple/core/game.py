@@ -336,6 +336,30 @@ class State(ABC):
             )
         return self.apply_unchecked(seat, action)
 
+    def hand_in(self, seat: Seat) -> list[Event]:
+        """End the seat's current decision as it stands: the turn timer reached zero.
+
+        For simultaneous planning (Maiterra) the orders the seat has queued are handed in
+        and a seat with none passes. Games without timed planning refuse.
+
+        Raises:
+            InvalidSeat, GameOver, NotYourDecision: as :meth:`apply`.
+            IllegalAction: the game has nothing to hand in for this seat now.
+        """
+        self.game.check_seat(seat)
+        deciding = self.deciding_seats()
+        if not deciding:
+            raise GameOver("the match is over", seat=seat)
+        if seat not in deciding:
+            raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat)
+        return self._hand_in(seat)
+
+    def _hand_in(self, seat: Seat) -> list[Event]:
+        """Games with a turn timer override this; the checks are already done."""
+        raise IllegalAction(
+            f"{self.game.info.title} has no planning to hand in", seat=seat, action="hand_in"
+        )
+
     def play(self, seat: Seat, text: str) -> list[Event]:
         """Parse a notation (or a number) for ``seat`` and apply it, checked."""
         return self.apply(seat, self.parse_action(seat, text))

@@ -22,6 +22,7 @@ from meeple.core.registry import game_class
 from meeple.core.types import JSON, Action, Seat
 
 FORMAT = "meeple-record/1"
+MAX_SEED = 2**53 - 1  # seeds stay exact in JavaScript clients
 
 
 @dataclass(slots=True)
@@ -80,24 +81,26 @@ class MatchRecord:
         Raises:
             InvalidRecord: when an action is rejected by the engine.
         """
-        state = self.initial_state()
-        yield state.clone()
-        for index, (seat, action) in enumerate(self.actions):
-            try:
-                state.apply(seat, action)
-            except GameError as error:
-                raise InvalidRecord(f"action #{index} does not replay: {error}") from error
-            yield state.clone()
+        return (state.clone() for state in self._walk(yield_each=True))
 
     def replay(self) -> State:
         """The final state of the record (checked at every action)."""
+        return next(self._walk(yield_each=False))
+
+    def _walk(self, *, yield_each: bool) -> Iterator[State]:
+        """Apply the actions in order, yielding the state along the way or only at the end."""
         state = self.initial_state()
+        if yield_each:
+            yield state
         for index, (seat, action) in enumerate(self.actions):
             try:
                 state.apply(seat, action)
             except GameError as error:
                 raise InvalidRecord(f"action #{index} does not replay: {error}") from error
-        return state
+            if yield_each:
+                yield state
+        if not yield_each:
+            yield state
 
     def to_json(self, *, with_notation: bool = True) -> JSON:
         data: dict[str, Any] = {
@@ -145,8 +148,12 @@ class MatchRecord:
         if not isinstance(options, Mapping):
             raise InvalidRecord(f"record 'options' must be an object, got {options!r}")
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidRecord(f"record 'seed' must be an integer or null, got {seed!r}")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+        ):
+            raise InvalidRecord(
+                f"record 'seed' must be an integer in 0..2**53-1 or null, got {seed!r}"
+            )
         start = data.get("start")
         if (seed is None) == (start is None):
             raise InvalidRecord("a record starts from exactly one of 'seed' or 'start'")

@@ -1,0 +1,62 @@
+"""The conformance kit every meeple game must pass (shipped, reused by research adapters).
+
+``run_conformance(load_game("toy_tricks"))`` plays random matches and checks, at every
+step, the invariants of the engine protocol, clone and replay equivalence, notation and JSON
+round trips, determinism, typed rejection of bad input, and that no seat's view leaks what
+resampling redraws. The ``check_*`` functions are the pieces; :mod:`meeple.testing.strategies`
+holds Hypothesis strategies over games, action ids and positions.
+
+It imports only :mod:`meeple.core`, the standard library and Hypothesis.
+"""
+
+from meeple.testing.checks import (
+    ConformanceError,
+    Where,
+    check_action_notation,
+    check_clone,
+    check_hand_in,
+    check_malformed_states,
+    check_rejections,
+    check_state,
+    check_state_notation,
+    check_view_leakage,
+    play_to_end,
+    random_move,
+)
+from meeple.testing.conformance import (
+    ConformanceReport,
+    Playout,
+    check_action_properties,
+    check_determinism,
+    check_game_info,
+    check_malformed_records,
+    check_replay,
+    is_registered,
+    play_random,
+    run_conformance,
+)
+
+__all__ = [
+    "ConformanceError",
+    "ConformanceReport",
+    "Playout",
+    "Where",
+    "check_action_notation",
+    "check_action_properties",
+    "check_clone",
+    "check_determinism",
+    "check_game_info",
+    "check_hand_in",
+    "check_malformed_records",
+    "check_malformed_states",
+    "check_rejections",
+    "check_replay",
+    "check_state",
+    "check_state_notation",
+    "check_view_leakage",
+    "is_registered",
+    "play_random",
+    "play_to_end",
+    "random_move",
+    "run_conformance",
+]

@@ -52,7 +52,8 @@ class OptionSpec:
     def check(self, value: Any) -> Any:
         """Return the value if it is allowed, else raise :class:`InvalidOptions`."""
         if self.choices is not None:
-            if value not in self.choices:
+            # By type too: True == 1, but a switch of 0/1 does not take True.
+            if not any(type(value) is type(c) and value == c for c in self.choices):
                 raise InvalidOptions(
                     f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}"
                 )
@@ -154,9 +155,11 @@ class Game(ABC):
             raise InvalidOptions(
                 f"{info.title} is for {info.min_seats}-{info.max_seats} seats, got {seats}"
             )
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptions(f"options must be a mapping of names to values, got {options!r}")
         given = dict(options or {})
         known = {spec.name: spec for spec in info.options}
-        unknown = sorted(set(given) - set(known))
+        unknown = sorted(set(given) - set(known), key=repr)
         if unknown:
             raise InvalidOptions(
                 f"unknown option(s) {unknown} for {info.id}; known: {sorted(known)}"
@@ -273,7 +276,10 @@ class Game(ABC):
     def check_seat(self, seat: object) -> None:
         """Raise :class:`InvalidSeat` unless ``seat`` is a seat of this match."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._seats:
-            raise InvalidSeat(f"seats run 0..{self._seats - 1}", seat=None, action=seat)
+            seats = f"seats run 0..{self._seats - 1}"
+            if isinstance(seat, int) and not isinstance(seat, bool):
+                raise InvalidSeat(f"no such seat; {seats}", seat=seat)
+            raise InvalidSeat(f"{seat!r} is not a seat number; {seats}")
 
 
 class State(ABC):

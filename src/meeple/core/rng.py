@@ -14,6 +14,7 @@ from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_HEX = frozenset("0123456789abcdef")
 T = TypeVar("T")
 
 
@@ -74,6 +75,7 @@ class Rng:
 
     @classmethod
     def from_json(cls, text: str) -> Rng:
-        if not isinstance(text, str) or len(text) != 16:
-            raise ValueError(f"rng state must be 16 hex digits, got {text!r}")
+        # int(text, 16) alone would also take "0x..", signs, spaces and underscores.
+        if not isinstance(text, str) or len(text) != 16 or not _HEX.issuperset(text):
+            raise ValueError(f"rng state must be 16 lowercase hex digits, got {text!r}")
         return cls(int(text, 16))

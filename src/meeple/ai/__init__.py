@@ -2,12 +2,34 @@
 
 Every bot is built from a seed and is deterministic for that seed and the same sequence of
 calls. Bots do no I/O and read no clock; a time budget, where one is wanted, is the caller's
-business (the server runs search off its event loop behind one runner).
+business (the server runs search off its event loop behind one runner): it passes a
+:class:`Budget` whose ``should_stop`` it owns.
 """
 
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
+from meeple.ai.levels import LEVELS, Level, level
+from meeple.ai.mcts import Mcts, MctsBot, MctsConfig
 from meeple.ai.random_bot import RandomBot
 from meeple.ai.registry import BOT_NAMES, make_bot
+from meeple.ai.rollout import Playout
+from meeple.ai.search import ActionStat, Budget, SearchResult
 
-__all__ = ["BOT_NAMES", "Bot", "BotFactory", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "ActionStat",
+    "Bot",
+    "BotFactory",
+    "Budget",
+    "GreedyBot",
+    "Level",
+    "Mcts",
+    "MctsBot",
+    "MctsConfig",
+    "Playout",
+    "RandomBot",
+    "SearchResult",
+    "level",
+    "make_bot",
+]

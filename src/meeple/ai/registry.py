@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
+from meeple.ai.levels import LEVELS
 from meeple.ai.random_bot import RandomBot
 
 _BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
+_BOTS.update({lvl.bot_name: lvl.make for lvl in LEVELS.values()})
 
 BOT_NAMES: tuple[str, ...] = tuple(_BOTS)
-"""The names :func:`make_bot` accepts (MCTS levels will join them)."""
+"""The names :func:`make_bot` accepts: random, greedy and the MCTS levels."""
 
 
 def make_bot(name: str, seed: int) -> Bot:

@@ -20,15 +20,34 @@ _EVALUATORS: dict[str, Evaluator] = {
 }
 
 
+_SCALES: dict[str, float] = {
+    # Score units that read as a clear lead: search squashes with tanh(score / scale).
+    "maatatahay": 4.0,
+}
+
+
 def default_evaluator(state: State, seat: Seat) -> float:
     """The seat's return once the match is over, else 0."""
     return state.returns()[seat]
 
 
-def register_evaluator(game_name: str, evaluator: Evaluator) -> Evaluator:
-    """Register ``evaluator`` for the game called ``game_name``."""
+def register_evaluator(
+    game_name: str, evaluator: Evaluator, scale: float | None = None
+) -> Evaluator:
+    """Register ``evaluator`` for the game called ``game_name``.
+
+    ``scale`` is how many of the evaluator's units make a clear lead; tree search reads a
+    score as the value ``tanh(score / scale)``.
+    """
     _EVALUATORS[game_name] = evaluator
+    if scale is not None:
+        _SCALES[game_name] = scale
     return evaluator
+
+
+def evaluator_scale(game_name: str) -> float:
+    """The scale registered with a game's evaluator (1.0 when none was given)."""
+    return _SCALES.get(game_name.split("/", 1)[0], 1.0)
 
 
 def get_evaluator(game_name: str) -> Evaluator:
@@ -41,6 +60,7 @@ __all__ = [
     "Evaluator",
     "default_evaluator",
     "evaluate_maatatahay",
+    "evaluator_scale",
     "get_evaluator",
     "register_evaluator",
 ]

@@ -1,0 +1,66 @@
+"""Leaf values for tree search: play on at random, then read the result or a heuristic.
+
+A leaf policy takes a state (a determinization the search owns, changed in place) and the
+search's generator, and returns one value per seat in ``[-1, 1]``. :class:`Playout` plays
+uniformly random actions to the end of the match, or for at most ``max_actions`` actions
+and then asks the game's evaluator, squashed by ``tanh(score / scale)`` so a clear lead
+reads close to a win.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from meeple.ai.evaluators import Evaluator, evaluator_scale, get_evaluator
+from meeple.core import State
+
+LeafPolicy = Callable[[State, random.Random], list[float]]
+
+
+class Playout:
+    """Uniform random play from a leaf; optionally cut short and scored by an evaluator.
+
+    When several seats decide at once (simultaneous planning) the first of them acts: the
+    planning of each seat is sealed, so the order in which they queue does not matter.
+    """
+
+    def __init__(
+        self,
+        max_actions: int | None = None,
+        evaluator: Evaluator | None = None,
+        scale: float | None = None,
+    ) -> None:
+        if max_actions is not None and max_actions < 0:
+            raise ValueError(f"max_actions must not be negative, got {max_actions}")
+        self.max_actions = max_actions
+        self._evaluator = evaluator
+        self._scale = scale
+
+    def __call__(self, state: State, rng: random.Random) -> list[float]:
+        limit = self.max_actions
+        played = 0
+        random_index = rng.random
+        while True:
+            deciding = state.deciding_seats()
+            if not deciding:
+                return state.returns()
+            if limit is not None and played >= limit:
+                return self.estimate(state)
+            seat = deciding[0]
+            legal = state.legal_actions(seat)
+            state.apply_unchecked(seat, legal[int(random_index() * len(legal))])
+            played += 1
+
+    def estimate(self, state: State) -> list[float]:
+        """The evaluator's judgement of an unfinished position, per seat, in ``(-1, 1)``."""
+        name = state.game.info.name
+        evaluator = self._evaluator or get_evaluator(name)
+        scale = self._scale or evaluator_scale(name)
+        return [math.tanh(evaluator(state, seat) / scale) for seat in range(state.game.seats)]
+
+    def __repr__(self) -> str:
+        if self.max_actions is None:
+            return "Playout()"
+        return f"Playout(max_actions={self.max_actions})"

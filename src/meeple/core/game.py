@@ -273,13 +273,16 @@ class Game(ABC):
                 f"action ids run 0..{self.num_distinct_actions() - 1}", action=action
             )
 
-    def check_seat(self, seat: object) -> None:
-        """Raise :class:`InvalidSeat` unless ``seat`` is a seat of this match."""
+    def check_seat(self, seat: object, action: object = None) -> None:
+        """Raise :class:`InvalidSeat` unless ``seat`` is a seat of this match.
+
+        ``action`` (what the seat tried to do) is quoted in the error when given.
+        """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._seats:
             seats = f"seats run 0..{self._seats - 1}"
             if isinstance(seat, int) and not isinstance(seat, bool):
-                raise InvalidSeat(f"no such seat; {seats}", seat=seat)
-            raise InvalidSeat(f"{seat!r} is not a seat number; {seats}")
+                raise InvalidSeat(f"no such seat; {seats}", seat=seat, action=action)
+            raise InvalidSeat(f"{seat!r} is not a seat number; {seats}", action=action)
 
 
 class State(ABC):
@@ -326,7 +329,7 @@ class State(ABC):
             IllegalAction: the action is not legal now for this seat.
         """
         game = self.game
-        game.check_seat(seat)
+        game.check_seat(seat, action)
         deciding = self.deciding_seats()
         if not deciding:
             raise GameOver("the match is over", seat=seat, action=action)
@@ -367,8 +370,20 @@ class State(ABC):
         )
 
     def play(self, seat: Seat, text: str) -> list[Event]:
-        """Parse a notation (or a number) for ``seat`` and apply it, checked."""
-        return self.apply(seat, self.parse_action(seat, text))
+        """Parse a notation for ``seat`` and apply it, checked.
+
+        Raises:
+            InvalidAction: the text names no action (the error names the seat and text).
+            and everything :meth:`apply` raises.
+        """
+        self.game.check_seat(seat, text)
+        try:
+            action = self.parse_action(seat, text)
+        except InvalidAction as error:
+            if error.seat is not None:
+                raise
+            raise InvalidAction(error.reason, seat=seat, action=text) from error
+        return self.apply(seat, action)
 
     def why_illegal(self, seat: Seat, action: Action) -> str:
         """A short reason an action is illegal; games override for better messages."""

@@ -111,11 +111,6 @@ def test_picking_a_pair_the_stream_lacks_is_illegal():
     assert "the stream holds 1 pair(s)" in error.reason
 
 
-@pytest.mark.xfail(
-    reason="engine bug: a facing refused for a symmetric tile is explained as a storage "
-    "problem ('you cannot keep 0 Energy and 0 Spirit: storage holds 0 Energy and 0 Spirit')",
-    strict=True,
-)
 def test_a_refused_facing_is_explained_truthfully():
     """ "Place your Warrior on a free space and rotate it in any direction." -- if the engine
     refuses a facing at all, the reason must be about the facing."""
@@ -161,11 +156,6 @@ def test_a_seat_that_does_not_exist_is_refused(seat):
     assert error.to_json()["code"] == "seat/invalid"
 
 
-@pytest.mark.xfail(
-    reason="engine bug (core): InvalidSeat puts the bad seat into 'action' and leaves the "
-    'action out: the message reads "action 2: seats run 0..1"',
-    strict=True,
-)
 def test_an_invalid_seat_error_names_the_seat_and_the_action():
     state = position(to_place=(BALAN, HUNTER))
     with pytest.raises(InvalidSeat) as info:
@@ -202,11 +192,6 @@ def test_garbage_text_is_refused_with_invalid_action():
     assert "not Maatatahay notation" in error.reason
 
 
-@pytest.mark.xfail(
-    reason="engine bug (core): State.play parses without the seat, so an InvalidAction "
-    "from play does not name the seat that sent it",
-    strict=True,
-)
 def test_invalid_text_from_a_seat_names_the_seat():
     state = position(to_place=(BALAN, HUNTER))
     with pytest.raises(InvalidAction) as info:

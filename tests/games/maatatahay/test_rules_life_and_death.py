@@ -126,12 +126,6 @@ def test_with_relic_blocks_an_unclaimed_relic_closes_a_side():
     assert not alive(state, "c3")
 
 
-@pytest.mark.xfail(
-    reason="engine bug: with relic_blocks, a warrior already surrounded (a relic closing a "
-    "side) fights again when a warrior is later placed on that relic, though it does not "
-    "'become' surrounded then",
-    strict=True,
-)
 def test_a_warrior_already_surrounded_does_not_fight_again():
     """ "Whenever a Warrior becomes completely surrounded orthogonally, it must fight
     alone." -- only on becoming surrounded, once."""

@@ -85,11 +85,6 @@ def test_rotation_decides_which_space_the_arrows_support_later():
     assert at(state, "c3")["energy"] == 0
 
 
-@pytest.mark.xfail(
-    reason="engine bug: only facings with distinct arrow layouts are legal, so a Champion "
-    "(no arrows) cannot be turned E/S/W and a Scout (N E S W) only faces N",
-    strict=True,
-)
 @pytest.mark.parametrize("tile", [SCOUT, WATCHER, SPEARMAN, CHAMPION, CHIEFTAIN])
 def test_rotate_in_any_direction_even_when_the_arrows_look_the_same(tile):
     """ "Place your Warrior on a free space and rotate it in any direction." """

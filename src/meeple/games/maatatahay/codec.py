@@ -45,6 +45,7 @@ def state_to_json(state: MaatatahayState) -> JSON:
         "placing": None if state.placing < 0 else state.placing,
         "placements": state.placements,
         "hot": None if state.hot < 0 else space_name(state.hot),
+        "hot_was_closed": state.hot_was_closed,
         "pair": None if state.pair is None else [t + 1 for t in state.pair],
         "stream": [[a + 1, b + 1] for a, b in state.stream],
         "decks": [[t + 1 for t in deck] for deck in state.decks],
@@ -159,6 +160,10 @@ def _read(game: Any, data: JSON) -> MaatatahayState:
     state.spirit_track = _int(data["spirit_track"], "spirit_track", 0, 2 * TILES_PER_SEAT)
     state.deaths_this_round = _int(data["deaths_this_round"], "deaths_this_round", 0, 10)
     state.rng = Rng.from_json(data["rng"])
+    hot_was_closed = data.get("hot_was_closed", False)
+    if not isinstance(hot_was_closed, bool):
+        raise InvalidState("hot_was_closed must be true or false")
+    state.hot_was_closed = hot_was_closed
     hot = data["hot"]
     state.hot = -1
     if hot is not None:

@@ -28,7 +28,6 @@ from meeple.games.maatatahay.data import (
     AROUND,
     ARROW_TARGETS,
     DIAGONAL,
-    DISTINCT_FACINGS,
     FACINGS,
     KEEPS,
     ORTHOGONAL,
@@ -43,7 +42,7 @@ PHASES = ("pick", "order", "place", "finish", "over")
 EMPTY = -1
 TILES = RULES.tiles
 NKEEPS = len(KEEPS)
-# FINISH_IDS[tile][energy][spirit]: every facing that changes the arrows, times every way
+# FINISH_IDS[tile][energy][spirit]: every facing ("rotate it in any direction"), times every way
 # to keep at most 4 of the crystals in storage (holding more than 4 of one colour offers
 # the same choices as holding 4).
 FINISH_IDS = tuple(
@@ -51,7 +50,7 @@ FINISH_IDS = tuple(
         tuple(
             tuple(
                 ids.FINISH + f * NKEEPS + k
-                for f in DISTINCT_FACINGS[tile]
+                for f in range(4)
                 for k, (e, s) in enumerate(KEEPS)
                 if e <= energy and s <= spirit
             )
@@ -86,6 +85,7 @@ class MaatatahayState(State):
         "ground_energy",
         "ground_spirit",
         "hot",
+        "hot_was_closed",
         "living",
         "lost",
         "pair",
@@ -115,6 +115,7 @@ class MaatatahayState(State):
         self.placing = -1
         self.placements = 0
         self.hot = -1  # the space of the warrior being placed (the "hot tile")
+        self.hot_was_closed = False  # it was a relic that closed its neighbours' sides
         self.pair: tuple[int, int] | None = None
         self.stream: list[tuple[int, int]] = []
         self.decks: list[list[int]] = [[], []]
@@ -313,6 +314,7 @@ class MaatatahayState(State):
         tile_index = self.pair[seat]
         uid = seat * TILES_PER_SEAT + tile_index
         events = [Event("place", seat, {"space": space_name(space), "tile": tile_index + 1})]
+        self.hot_was_closed = self.relic[space] and self.game.option("relic_blocks") is True
         if self.relic[space]:
             events.append(self._buy_relic(seat, space, paid))
         else:
@@ -397,6 +399,7 @@ class MaatatahayState(State):
         ]
         self._life_and_death(space, events)
         self.hot = -1
+        self.hot_was_closed = False
         self.placements += 1
         if self.placements == 1:
             self.placing = 1 - self.first
@@ -443,7 +446,10 @@ class MaatatahayState(State):
         """
         tile, living = self.tile, self.living
         dying = []
-        for space in (placed, *ORTHOGONAL[placed]):
+        # With relic_blocks, a relic's space already closed its neighbours' sides: placing
+        # on it surrounds nobody new but the warrior placed.
+        candidates = (placed,) if self.hot_was_closed else (placed, *ORTHOGONAL[placed])
+        for space in candidates:
             if not living[space] or not self.is_surrounded(space):
                 continue
             seat = tile[space] // TILES_PER_SEAT
@@ -597,6 +603,7 @@ class MaatatahayState(State):
         new.placing = self.placing
         new.placements = self.placements
         new.hot = self.hot
+        new.hot_was_closed = self.hot_was_closed
         new.pair = self.pair
         new.stream = self.stream[:]
         new.decks = [self.decks[0][:], self.decks[1][:]]

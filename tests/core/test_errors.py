@@ -82,10 +82,10 @@ def test_engine_errors_quote_the_input():
     with pytest.raises(NotYourDecision, match=rf"seat {1 - seat}, action"):
         state.apply(1 - seat, state.legal_actions(seat)[0])
     with pytest.raises(
-        InvalidSeat, match=re.escape("seat 5: no such seat; seats run 0..1")
+        InvalidSeat, match=re.escape("seat 5, action 0: no such seat; seats run 0..1")
     ) as seat_error:
         state.apply(5, 0)
-    assert seat_error.value.seat == 5 and seat_error.value.action is None
+    assert seat_error.value.seat == 5 and seat_error.value.action == 0
     with pytest.raises(InvalidSeat, match="'x' is not a seat number"):
         state.apply("x", 0)  # type: ignore[arg-type]
     with pytest.raises(InvalidAction, match=re.escape("action 99: action ids run 0..7")):

@@ -9,6 +9,9 @@ import pytest
 
 from meeple.core import InvalidRecord, MatchRecord, Outcome, load_game
 from meeple.testing import play_random
+from tests import toygames
+
+assert toygames.ToyTricks.info.id == "toy_tricks/1"  # importing registers the toy games
 
 
 @pytest.fixture

@@ -385,7 +385,7 @@ def _record_mutations(game: Game, base: JSON, size: int) -> Iterator[tuple[str, 
     bad_options: tuple[object, ...] = ([], "x", 3)
     for options in bad_options:
         yield f"options {options!r}", edit(options=options), False
-    for seed in (True, "1", 1.5):
+    for seed in (True, "1", 1.5, -1, 2**53):
         yield f"seed {seed!r}", edit(seed=seed), False
     yield "both seed and start", edit(seed=1, start={}), False
     yield "neither seed nor start", edit(seed=None, start=_DROP), False

@@ -1,5 +1,5 @@
 """The games. Importing this package registers every game with meeple.core.registry."""
 
-from meeple.games import maatatahay
+from meeple.games import maatatahay, maiterra, manafields
 
-__all__ = ["maatatahay"]
+__all__ = ["maatatahay", "maiterra", "manafields"]

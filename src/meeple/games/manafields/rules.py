@@ -1,0 +1,600 @@
+"""Manafields' positions and transitions.
+
+A match is a sequence of turns, seat 0 first. In a turn the active seat issues orders, one
+action each, until it ends the turn (``end``); Order Points (OP) pay for them. At the end of
+each of its turns a seat scores; the first seat to lead by 12 points wins. Units live in
+fixed *slots* (``A``-``L``): slots 0-5 start as seat 0's army, 6-11 as seat 1's. A unit
+that dies keeps its slot (dead, its square remembered) and may rise in it as a Zombie of
+the Undead seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from meeple.core.game import State
+from meeple.core.outcome import Event, Outcome
+from meeple.core.rng import Rng, mix_seed
+from meeple.core.squaregrid import reach_bits
+from meeple.core.types import JSON, Action, Seat
+from meeple.games.manafields import combat, scoring
+from meeple.games.manafields import notation as ids
+from meeple.games.manafields.data import (
+    ARCHERS,
+    ARMY,
+    BIT,
+    BLESS,
+    BOARD_MASK,
+    BOLT,
+    CAVALRY,
+    DIAG,
+    DIST,
+    ELVES,
+    FACTIONS,
+    FRIENDLY_EFFECTS,
+    GENERAL,
+    HEAL,
+    HERO,
+    HUMANS,
+    IN_ZONE,
+    INFANTRY,
+    INSPIRE,
+    NAMES,
+    ORCS,
+    ORTH,
+    RAISE,
+    RULES,
+    SLOTS,
+    SQUARE_OF_BIT,
+    SQUARES,
+    STRIDE,
+    TERRAIN_MASK,
+    WARD,
+    ZOMBIE,
+    UnitType,
+    seat_square,
+)
+
+TURN = RULES.turn
+ORDERS = RULES.orders
+EFFECTS = RULES.effects
+OPEN_MASK = BOARD_MASK & ~TERRAIN_MASK
+FREE_MOVE_DISTANCE = ORDERS["free_move_if_no_enemy_within"]
+MOVE_ROWS = tuple(
+    tuple(
+        -1 if SQUARE_OF_BIT[b] < 0 else ids.move_action(slot, SQUARE_OF_BIT[b])
+        for b in range(len(SQUARE_OF_BIT))
+    )
+    for slot in range(SLOTS)
+)
+"""MOVE_ROWS[slot][bit]: the id of moving the unit in ``slot`` to the square of ``bit``."""
+OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
+NO_TURN = combat.NO_TURN
+_SCALARS = (
+    "game", "factions", "turn_limit", "general", "occupied", "turn", "active", "op",
+    "frenzy", "fights_issued", "picks", "elf_free", "winner", "reason",
+)  # fmt: skip
+_LISTS = (
+    "unit", "owner", "hp", "pos", "occ", "ordered", "moved", "fought", "shot",
+    "used_ability", "blessed", "inspired", "warded", "last_order", "targeted",
+    "morale", "score", "owed", "rally", "picked",
+)  # fmt: skip
+MAX_ACTIONS_PER_TURN = 96
+"""A loose bound on the decisions of one turn, for :meth:`Manafields.max_game_length`."""
+
+
+def reach(start: int, speed: int, free: int) -> int:
+    """The bitboard of squares a unit on ``start`` can move to with ``speed`` through
+    ``free`` squares (no terrain, no unit); see :func:`meeple.core.squaregrid.reach_bits`."""
+    return reach_bits(BIT[start], speed, free, STRIDE) & ~(1 << BIT[start])
+
+
+class ManafieldsState(State):
+    """A Manafields position. Create through :meth:`Manafields.new_initial_state`."""
+
+    __slots__ = (
+        "active",
+        "blessed",
+        "elf_free",
+        "factions",
+        "fights_issued",
+        "fought",
+        "frenzy",
+        "game",
+        "general",
+        "hp",
+        "inspired",
+        "last_order",
+        "morale",
+        "moved",
+        "occ",
+        "occupied",
+        "op",
+        "ordered",
+        "owed",
+        "owner",
+        "picked",
+        "picks",
+        "pos",
+        "rally",
+        "reason",
+        "rng",
+        "score",
+        "shot",
+        "targeted",
+        "turn",
+        "turn_limit",
+        "unit",
+        "used_ability",
+        "warded",
+        "winner",
+    )
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.factions = (HUMANS, ORCS)
+        self.turn_limit = TURN["default_turn_limit"]
+        self.unit: list[UnitType] = [RULES.zombie] * SLOTS
+        self.owner = [slot // ARMY for slot in range(SLOTS)]
+        self.general = (0, ARMY)
+        self.hp = [0] * SLOTS
+        self.pos = [0] * SLOTS
+        self.occ = [-1] * SQUARES
+        self.occupied = 0
+        self.ordered = [False] * SLOTS
+        self.moved = [False] * SLOTS
+        self.fought = [False] * SLOTS
+        self.shot = [False] * SLOTS
+        self.used_ability = [False] * SLOTS
+        self.blessed = [False] * SLOTS
+        self.inspired = [False] * SLOTS
+        self.warded = [False] * SLOTS
+        self.last_order = [NO_TURN] * SLOTS
+        self.targeted = [NO_TURN] * SLOTS
+        self.turn = 0
+        self.active = 0
+        self.op = 0
+        self.morale = [0, 0]
+        self.score = [0, 0]
+        self.owed = [0, 0]
+        self.rally = [False, False]
+        self.frenzy = False
+        self.fights_issued = 0
+        self.picks = 0
+        self.picked: list[int] = []
+        self.elf_free = -1
+        self.winner = -1  # -1 while playing, 0/1 a seat, 2 a draw
+        self.reason = ""
+        self.rng = Rng(0)
+
+    # -- setup -------------------------------------------------------------------------
+
+    @classmethod
+    def setup(cls, game: Any, seed: int) -> ManafieldsState:
+        """Both armies deployed, seat 0 to play its first turn with 2 OP."""
+        state = cls(game)
+        state.rng = Rng(mix_seed(seed, 0x4D414E41))
+        state.factions = (
+            FACTIONS.index(game.option("faction0")),
+            FACTIONS.index(game.option("faction1")),
+        )
+        state.turn_limit = game.option("turn_limit")
+        shuffled = game.option("deployment") == "shuffled"
+        for seat in (0, 1):
+            roster = RULES.rosters[state.factions[seat]]
+            squares = [u.square for u in roster]
+            if shuffled:
+                zone = [s for s in range(SQUARES) if IN_ZONE[0][s] and s not in RULES.terrain]
+                state.rng.shuffle(zone)
+                squares = zone[: len(roster)]
+            for index, unit in enumerate(roster):
+                slot = seat * ARMY + index
+                state.unit[slot] = unit
+                state.hp[slot] = unit.hp
+                state.place(slot, seat_square(seat, squares[index]))
+        state.score[1] = TURN["second_player_start_points"]
+        state.op = TURN["first_turn_order_points"]
+        return state
+
+    def place(self, slot: int, square: int) -> None:
+        self.pos[slot] = square
+        self.occ[square] = slot
+        self.occupied |= 1 << BIT[square]
+
+    def lift(self, slot: int) -> None:
+        square = self.pos[slot]
+        self.occ[square] = -1
+        self.occupied &= ~(1 << BIT[square])
+
+    def faction_of(self, slot: int) -> int:
+        return self.factions[self.owner[slot]]
+
+    def reset_unit_flags(self, slot: int) -> None:
+        for flags in (self.ordered, self.moved, self.fought, self.shot, self.used_ability):
+            flags[slot] = False
+        self.blessed[slot] = self.inspired[slot] = self.warded[slot] = False
+        self.last_order[slot] = self.targeted[slot] = NO_TURN
+
+    # -- who decides -------------------------------------------------------------------
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        return () if self.winner >= 0 else (self.active,)
+
+    def living(self, seat: int) -> list[int]:
+        hp, owner = self.hp, self.owner
+        return [s for s in range(SLOTS) if hp[s] > 0 and owner[s] == seat]
+
+    def enemy_adjacent(self, slot: int) -> bool:
+        seat, occ, owner = self.owner[slot], self.occ, self.owner
+        for n in ORTH[self.pos[slot]]:
+            other = occ[n]
+            if other >= 0 and owner[other] != seat:
+                return True
+        return False
+
+    def enemy_within(self, slot: int, distance: int) -> bool:
+        seat, row = self.owner[slot], DIST[self.pos[slot]]
+        hp, owner, pos = self.hp, self.owner, self.pos
+        return any(hp[o] > 0 and owner[o] != seat and row[pos[o]] <= distance for o in range(SLOTS))
+
+    def move_cost(self, slot: int) -> int:
+        """1 OP; 2 if the unit starts adjacent to an enemy; 0 for a unit with no order yet
+        this turn and no enemy within 4; 0 for the Elves' free move after a Fight."""
+        if slot == self.elf_free:
+            return 0
+        if self.enemy_adjacent(slot):
+            return ORDERS["move_from_adjacent"]
+        if not self.ordered[slot] and not self.enemy_within(slot, FREE_MOVE_DISTANCE):
+            return 0
+        return ORDERS["move"]
+
+    def fight_cost(self) -> int:
+        if self.frenzy and self.fights_issued < EFFECTS["orcs_free_fights"]:
+            return 0
+        return ORDERS["fight"]
+
+    def shoot_cost(self, slot: int) -> int:
+        if self.unit[slot].kind == ARCHERS and not self.moved[slot]:
+            return ORDERS["archer_shoot_unmoved"]
+        return ORDERS["shoot"]
+
+    def ability_cost(self, slot: int) -> int:
+        if slot == self.general[self.owner[slot]] and self.unit[slot].kind == GENERAL:
+            return ORDERS["general_heroic_ability"]
+        return ORDERS["heroic_ability"]
+
+    def general_alive(self, seat: int) -> bool:
+        slot = self.general[seat]
+        return self.hp[slot] > 0 and self.owner[slot] == seat and self.unit[slot].kind == GENERAL
+
+    # -- legal actions -----------------------------------------------------------------
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if self.winner >= 0 or seat != self.active:
+            return []
+        if self.picks:
+            return self._legal_picks(seat)
+        out = [ids.END]
+        if self.faction_ready(seat):
+            out.append(ids.FACTION)
+        mine = self.living(seat)
+        op = self.op
+        free = OPEN_MASK & ~self.occupied
+        pos, unit = self.pos, self.unit
+        for slot in mine:
+            if self.move_cost(slot) > op:
+                continue
+            row = MOVE_ROWS[slot]
+            dest = reach(pos[slot], unit[slot].speed, free)
+            while dest:
+                low = dest & -dest
+                out.append(row[low.bit_length() - 1])
+                dest ^= low
+        if self.fight_cost() <= op:
+            for slot in mine:
+                if not self.fought[slot]:
+                    for target in self.fight_targets(slot):
+                        out.append(ids.fight_action(slot, target))
+        for slot in mine:
+            if unit[slot].range and not self.shot[slot] and self.shoot_cost(slot) <= op:
+                for target in self.shoot_targets(slot):
+                    out.append(ids.shoot_action(slot, target))
+        for slot in mine:
+            if (
+                unit[slot].ability is not None
+                and not self.used_ability[slot]
+                and self.ability_cost(slot) <= op
+            ):
+                for target in self.ability_targets(slot):
+                    out.append(ids.ability_action(slot, target))
+        return out
+
+    def fight_targets(self, slot: int) -> list[int]:
+        """Adjacent enemies; diagonal ones too for Infantry that moved this turn."""
+        seat, occ, owner, square = self.owner[slot], self.occ, self.owner, self.pos[slot]
+        targets = [occ[n] for n in ORTH[square] if occ[n] >= 0 and owner[occ[n]] != seat]
+        if self.unit[slot].kind == INFANTRY and self.moved[slot]:
+            targets += [occ[n] for n in DIAG[square] if occ[n] >= 0 and owner[occ[n]] != seat]
+        targets.sort()
+        return targets
+
+    def shoot_targets(self, slot: int) -> list[int]:
+        """Enemies in Range, none if the shooter is adjacent to an enemy, and no enemy Hero
+        that is adjacent to one of its own Troops."""
+        if self.enemy_adjacent(slot):
+            return []
+        seat, row, reach_ = self.owner[slot], DIST[self.pos[slot]], self.unit[slot].range
+        out = []
+        for target in range(SLOTS):
+            if (
+                self.hp[target] > 0
+                and self.owner[target] != seat
+                and row[self.pos[target]] <= reach_
+                and not (self.unit[target].kind <= HERO and self._guarded(target))
+            ):
+                out.append(target)
+        return out
+
+    def _guarded(self, hero: int) -> bool:
+        seat, occ = self.owner[hero], self.occ
+        for n in ORTH[self.pos[hero]]:
+            other = occ[n]
+            if other >= 0 and self.owner[other] == seat and self.unit[other].is_troop:
+                return True
+        return False
+
+    def ability_targets(self, slot: int) -> list[int]:
+        ability = self.unit[slot].ability
+        if ability is None:
+            return []
+        seat, row, effect = self.owner[slot], DIST[self.pos[slot]], ability.effect
+        out = []
+        for target in range(SLOTS):
+            if effect == RAISE:
+                if (
+                    self.hp[target] == 0
+                    and self.unit[target].kind != ZOMBIE
+                    and self.occ[self.pos[target]] < 0
+                    and row[self.pos[target]] <= ability.range
+                ):
+                    out.append(target)
+                continue
+            if self.hp[target] <= 0 or row[self.pos[target]] > ability.range:
+                continue
+            friendly = self.owner[target] == seat
+            if effect in FRIENDLY_EFFECTS:
+                if not friendly:
+                    continue
+                if effect == HEAL and self.hp[target] >= self.unit[target].hp:
+                    continue
+                if effect == WARD and self.warded[target]:
+                    continue
+                if effect == BLESS and self.blessed[target]:
+                    continue
+                if effect == INSPIRE and self.inspired[target]:
+                    continue
+            elif friendly:
+                continue
+            out.append(target)
+        return out
+
+    def faction_ready(self, seat: int) -> bool:
+        """5 Morale, and the ability would do something now."""
+        if self.morale[seat] < TURN["faction_ability_morale"] or self.picks:
+            return False
+        faction = self.factions[seat]
+        if faction == HUMANS:
+            return not self.rally[seat]
+        if faction == ORCS:
+            return not self.frenzy
+        if faction == ELVES:
+            return bool(self.living(seat)) and bool(self.empty_objective_squares())
+        return any(self.unit[s].kind == ZOMBIE for s in self.living(seat))
+
+    def empty_objective_squares(self) -> list[int]:
+        return sorted(s for s in OBJECTIVE_SQUARE_LIST if self.occ[s] < 0)
+
+    def _legal_picks(self, seat: int) -> list[int]:
+        out = [ids.DONE]
+        if self.factions[seat] == ELVES:
+            squares = self.empty_objective_squares()
+            for slot in self.living(seat):
+                if slot not in self.picked:
+                    out.extend(ids.teleport_action(slot, s) for s in squares)
+        else:
+            out.extend(
+                ids.explode_action(s) for s in self.living(seat) if self.unit[s].kind == ZOMBIE
+            )
+        return out
+
+    def why_illegal(self, seat: Seat, action: Action) -> str:
+        from meeple.games.manafields.view import why_illegal  # noqa: PLC0415 (cycle)
+
+        return why_illegal(self, seat, action)
+
+    # -- transitions -------------------------------------------------------------------
+
+    def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
+        events: list[Event] = []
+        elf_free, self.elf_free = self.elf_free, -1
+        if action < ids.MOVE:
+            if action == ids.END:
+                scoring.end_turn(self, events)
+            elif action == ids.DONE:
+                self.picks = 0
+                events.append(Event("ability_done", seat))
+            else:
+                self._faction_ability(seat, events)
+        elif action < ids.FIGHT:
+            slot, square = divmod(action - ids.MOVE, SQUARES)
+            self._move(slot, square, elf_free, events)
+        elif action < ids.SHOOT:
+            slot, target = divmod(action - ids.FIGHT, SLOTS)
+            self._fight(slot, target, events)
+        elif action < ids.ABILITY:
+            slot, target = divmod(action - ids.SHOOT, SLOTS)
+            self.op -= self.shoot_cost(slot)
+            self._order(slot)
+            self.shot[slot] = True
+            combat.attack(self, slot, target, False, events)
+        elif action < ids.TELEPORT:
+            slot, target = divmod(action - ids.ABILITY, SLOTS)
+            self._ability(slot, target, events)
+        elif action < ids.EXPLODE:
+            slot, square = divmod(action - ids.TELEPORT, SQUARES)
+            self.lift(slot)
+            self.place(slot, square)
+            self.picked.append(slot)
+            events.append(Event("teleport", seat, {"unit": slot, "square": NAMES[square]}))
+            self._next_pick(seat)
+        else:
+            combat.explode(self, action - ids.EXPLODE, events)
+            self._next_pick(seat)
+        return events
+
+    def _order(self, slot: int) -> None:
+        self.ordered[slot] = True
+        self.last_order[slot] = self.turn
+
+    def _move(self, slot: int, square: int, elf_free: int, events: list[Event]) -> None:
+        self.elf_free = elf_free
+        cost = self.move_cost(slot)
+        self.elf_free = -1
+        start = self.pos[slot]
+        charge = self.unit[slot].kind == CAVALRY and not self.enemy_adjacent(slot)
+        self.op -= cost
+        self._order(slot)
+        self.moved[slot] = True
+        self.lift(slot)
+        events.append(
+            Event(
+                "move",
+                self.active,
+                {"unit": slot, "from": NAMES[start], "to": NAMES[square], "cost": cost},
+            )
+        )
+        if charge:
+            combat.cavalry_impact(self, slot, start, square, events)
+        self.place(slot, square)
+
+    def _fight(self, slot: int, target: int, events: list[Event]) -> None:
+        self.op -= self.fight_cost()
+        self.fights_issued += 1
+        self._order(slot)
+        self.fought[slot] = True
+        self.targeted[target] = self.turn
+        combat.attack(self, slot, target, True, events)
+        if (
+            self.faction_of(slot) == ELVES
+            and self.unit[slot].kind != CAVALRY
+            and self.hp[slot] > 0
+            and self.enemy_adjacent(slot)
+        ):
+            self.elf_free = slot
+
+    def _ability(self, slot: int, target: int, events: list[Event]) -> None:
+        ability = self.unit[slot].ability
+        if ability is None:  # pragma: no cover - legal_actions never offers it
+            return
+        self.op -= self.ability_cost(slot)
+        self._order(slot)
+        self.used_ability[slot] = True
+        effect = ability.effect
+        events.append(
+            Event("ability", self.active, {"unit": slot, "target": target, "name": ability.name})
+        )
+        if effect == HEAL:
+            self.hp[target] = min(self.hp[target] + ability.amount, self.unit[target].hp)
+            events.append(
+                Event("heal", self.owner[target], {"unit": target, "hp": self.hp[target]})
+            )
+        elif effect == BOLT:
+            combat.deal_damage(self, target, ability.amount, events)
+        elif effect == WARD:
+            self.warded[target] = True
+        elif effect == BLESS:
+            self.blessed[target] = True
+        elif effect == INSPIRE:
+            self.inspired[target] = True
+        else:
+            combat.rise(self, target, self.owner[slot], events)
+
+    def _faction_ability(self, seat: int, events: list[Event]) -> None:
+        self.morale[seat] -= TURN["faction_ability_morale"]
+        faction = self.factions[seat]
+        events.append(Event("faction_ability", seat, {"faction": RULES.faction_titles[faction]}))
+        if faction == HUMANS:
+            self.rally[seat] = True
+        elif faction == ORCS:
+            self.frenzy = True
+        else:
+            self.picks = TURN["faction_picks"]
+            self.picked = []
+            self._next_pick(seat, used=False)
+
+    def _next_pick(self, seat: int, used: bool = True) -> None:
+        if used:
+            self.picks -= 1
+        if self.picks and len(self._legal_picks(seat)) == 1:
+            self.picks = 0
+
+    # -- turns and scoring (see .scoring) ---------------------------------------------
+
+    def controller(self, objective: int) -> int:
+        """The seat with more units counted on the objective, or -1."""
+        return scoring.controller(self, objective)
+
+    def general_in_zone(self, seat: int) -> bool:
+        return self.general_alive(seat) and IN_ZONE[seat][self.pos[self.general[seat]]]
+
+    def points_now(self, seat: int) -> dict[str, int]:
+        """What the seat would score if its turn ended now."""
+        return scoring.points_now(self, seat)
+
+    # -- results -----------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        if self.winner < 0:
+            return None
+        return Outcome(
+            winners=() if self.winner == 2 else (self.winner,),
+            reason=self.reason,
+            scores=(float(self.score[0]), float(self.score[1])),
+            detail={"turns": self.turn + 1},
+        )
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        for name in _SCALARS:
+            object.__setattr__(new, name, getattr(self, name))
+        for name in _LISTS:
+            object.__setattr__(new, name, getattr(self, name)[:])
+        new.rng = Rng(self.rng.state)
+        return new
+
+    def resample(self, seat: Seat, seed: int) -> Self:
+        """Nothing is hidden but the future dice: only the generator is redrawn."""
+        self.game.check_seat(seat)
+        new = self.clone()
+        new.rng = Rng(mix_seed(seed, seat, 0x4D46))
+        return new
+
+    def view(self, seat: Seat | None) -> JSON:
+        from meeple.games.manafields.view import view  # noqa: PLC0415 (cycle)
+
+        if seat is not None:
+            self.game.check_seat(seat)
+        return view(self, seat)
+
+    def to_json(self) -> JSON:
+        from meeple.games.manafields.codec import state_to_json  # noqa: PLC0415 (cycle)
+
+        return state_to_json(self)
+
+    def describe_action(self, seat: Seat, action: Action) -> str:
+        from meeple.games.manafields.view import describe  # noqa: PLC0415 (cycle)
+
+        return describe(self, seat, action)
+
+
+__all__ = ["ManafieldsState", "reach"]

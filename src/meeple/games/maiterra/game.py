@@ -1,0 +1,129 @@
+"""The Maiterra game object: rules configured with seats and teams; the factory of states."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from meeple.core.errors import InvalidOptions
+from meeple.core.game import Game, GameInfo, OptionSpec
+from meeple.core.types import JSON, Action
+from meeple.games.maiterra import notation
+from meeple.games.maiterra.codec import state_from_json
+from meeple.games.maiterra.data import (
+    BUILDING_NAMES,
+    CARD_NAMES,
+    RESOURCES,
+    RULES,
+    UNIT_NAMES,
+    cell_name,
+    path_name,
+)
+from meeple.games.maiterra.rules import MaiterraState
+
+
+def parse_teams(text: str, seats: int) -> tuple[int, ...]:
+    """Each seat's side (the lowest seat of its team) from a team string like ``"1122"``.
+
+    An empty string means everyone against everyone.
+
+    Raises:
+        InvalidOptions: for a string that does not give every seat a team, a match of
+            fewer than 3 seats, or a single team.
+    """
+    if text == "":
+        return tuple(range(seats))
+    if seats < 3:
+        raise InvalidOptions("teams are for three and four seats")
+    if len(text) != seats or not text.isdigit():
+        raise InvalidOptions(f"teams must give one digit per seat, e.g. '1122'; got {text!r}")
+    if len(set(text)) < 2:
+        raise InvalidOptions("teams need at least two different team numbers")
+    return tuple(text.index(digit) for digit in text)
+
+
+class Maiterra(Game):
+    """Lakeland for two to four seats: everyone plans at once, the turn resolves for all.
+
+    >>> game = Maiterra(seats=4, options={"teams": "1212"})
+    >>> state = game.new_initial_state(seed=3)
+    >>> state.deciding_seats()
+    (0, 1, 2, 3)
+    """
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="maiterra",
+        version=1,
+        title="Maiterra",
+        min_seats=2,
+        max_seats=4,
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
+        options=(
+            OptionSpec(
+                "teams",
+                "",
+                "numbered teams at 3-4 seats, one digit per seat ('1122': seats 0+1 against "
+                "2+3); empty: everyone against everyone",
+            ),
+        ),
+    )
+
+    def _check_configuration(self) -> None:
+        teams = self.option("teams")
+        if not isinstance(teams, str):
+            raise InvalidOptions(f"option 'teams' must be a string, got {teams!r}")
+        self._sides = parse_teams(teams, self.seats)
+
+    def sides(self) -> tuple[int, ...]:
+        """Each seat's side: the lowest seat of its team (its own number without teams)."""
+        return self._sides
+
+    def num_distinct_actions(self) -> int:
+        return notation.NUM_ACTIONS
+
+    def max_game_length(self) -> int:
+        picks = self.seats * (1 + RULES.draft_fields)
+        return picks + RULES.turn_limit * self.seats * (RULES.max_orders + 1)
+
+    def new_initial_state(self, seed: int) -> MaiterraState:
+        return MaiterraState.setup(self, seed)
+
+    def state_from_json(self, data: JSON) -> MaiterraState:
+        return state_from_json(self, data)
+
+    def format_action(self, action: Action) -> str:
+        self.check_action_range(action)
+        return notation.format_action(action)
+
+    def parse_action(self, text: str) -> Action:
+        return notation.parse_action(text)
+
+    def action_to_json(self, action: Action) -> JSON:
+        data = super().action_to_json(action)
+        order = notation.DECODED[action]
+        kind = order.kind
+        data["kind"] = notation.KINDS[kind]
+        if kind == notation.K_HOUSE:
+            data["house"] = RULES.houses[order.a]
+        elif kind in (notation.K_DRAFT, notation.K_CLAIM, notation.K_SELL):
+            data["field"] = cell_name(order.a)
+        elif kind == notation.K_MARCH:
+            data.update(
+                field=cell_name(order.a), path=path_name(order.b), part=notation.PARTS[order.c]
+            )
+        elif kind == notation.K_PULLBACK:
+            data.update(field=cell_name(order.a), direction=path_name(order.b))
+        elif kind == notation.K_BUILD:
+            data.update(field=cell_name(order.a), building=BUILDING_NAMES[order.b])
+        elif kind == notation.K_TRAIN:
+            data.update(field=cell_name(order.a), unit=UNIT_NAMES[order.b])
+        elif kind == notation.K_TRADE:
+            data.update(give=RESOURCES[order.a], get=RESOURCES[order.b])
+        elif kind == notation.K_PLAY:
+            data["card"] = CARD_NAMES[order.a]
+            if order.b >= 0:
+                data["target"] = (
+                    RESOURCES[order.b] if CARD_NAMES[order.a] == "prospect" else cell_name(order.b)
+                )
+        return data

@@ -1,0 +1,64 @@
+"""Lakeland: the board, drawn anew every match from the state's generator.
+
+A region of ``rows x cols`` hex cells (the top rows of the 5 x 5 grid; see
+``data/rules.json``) loses some cells to lakes until it holds the seat count's 17, 16 or
+22 fields. A draw is kept only if it is fair:
+
+* the land is one piece, so every seat can march to every field;
+* every field has at least ``min_land_neighbours`` land neighbours (no dead-end spits a
+  single soldier could hold for ever);
+* every worker building has a slot on at least one field per seat, so every seat can reach
+  every terrain it needs.
+
+Terrains are dealt round the four kinds (meadow, forest, clay, vale) and shuffled, so the
+mix is the same every match and only the places change.
+"""
+
+from __future__ import annotations
+
+from meeple.core.hexgrid import connected
+from meeple.core.rng import Rng
+from meeple.games.maiterra.data import CELLS, GRID_COLS, NEIGHBOURS, RULES, WORKER_BUILDINGS
+
+LAKE = -1
+
+
+def region_cells(seats: int) -> list[int]:
+    """The cells of the seat count's region, in the 5 x 5 grid's numbering."""
+    region = RULES.regions[seats]
+    return [row * GRID_COLS + col for row in range(region.rows) for col in range(region.cols)]
+
+
+def is_fair(terrain: list[int], seats: int) -> bool:
+    """The fairness constraints of the module docstring."""
+    land = [cell for cell in range(CELLS) if terrain[cell] != LAKE]
+    if not connected(land, NEIGHBOURS):
+        return False
+    for cell in land:
+        near = sum(1 for n in NEIGHBOURS[cell] if n >= 0 and terrain[n] != LAKE)
+        if near < RULES.min_land_neighbours:
+            return False
+    for building in WORKER_BUILDINGS:
+        with_slot = sum(1 for cell in land if RULES.slots[terrain[cell]][building] > 0)
+        if with_slot < seats:
+            return False
+    return True
+
+
+def generate(rng: Rng, seats: int) -> list[int]:
+    """Terrain per grid cell (``LAKE`` for lakes and cells outside the region)."""
+    cells = region_cells(seats)
+    fields = RULES.regions[seats].fields
+    kinds = len(RULES.terrains)
+    for _ in range(RULES.map_attempts):
+        order = cells[:]
+        rng.shuffle(order)
+        land = sorted(order[:fields])
+        deal = [i % kinds for i in range(fields)]
+        rng.shuffle(deal)
+        terrain = [LAKE] * CELLS
+        for cell, kind in zip(land, deal, strict=True):
+            terrain[cell] = kind
+        if is_fair(terrain, seats):
+            return terrain
+    raise RuntimeError(f"no fair Lakeland for {seats} seats in {RULES.map_attempts} draws")

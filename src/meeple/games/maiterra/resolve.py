@@ -1,0 +1,672 @@
+"""A Maiterra turn, resolved for all seats together in the written order.
+
+1. "Orders are checked and paid for. You spend only what you hold."
+2. "Armies march: 1 field, or 2 for cavalry (a ride cannot pass another army). Two armies
+   marching opposite ways along one edge fight on the road first."
+3. "Fights, on any field holding more than one army."
+4. "Claims."
+5. "Buildings and training finish."
+6. "Production. A building produces from the turn after it is built."
+7. "Bank trades pay out."
+8. "Food is eaten; starvation."
+9. "Growth."
+10. "Cards are drawn and victory is checked."
+
+Within a step seats go in seat order and a seat's orders in queue order; the outcome never
+depends on that order except where a Decision says so (two allies claiming one field).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meeple.core.outcome import Event
+from meeple.games.maiterra import notation as ids
+from meeple.games.maiterra.combat import Side, casualties, decide, flank_bonus, remove_units
+from meeple.games.maiterra.data import (
+    BARRACKS,
+    CARD_NAMES,
+    CAVALRY,
+    CELLS,
+    FARM,
+    FOOD,
+    HOUSE,
+    LUCKY_STRIKE,
+    MOON,
+    NEIGHBOURS,
+    NUM_BUILDINGS,
+    PATH_CELLS,
+    RALLY,
+    RESOURCES,
+    RULES,
+    SABOTAGE,
+    SCIENCE,
+    SOLDIER,
+    STAR,
+    SUN,
+    WALL,
+    WORKER_BUILDINGS,
+    cell_name,
+)
+from meeple.games.maiterra.notation import DECODED
+from meeple.games.maiterra.rules import OVER, Budget, MaiterraState, march_part
+
+CAP = RULES.storage_cap
+ATTACK = tuple(unit.attack for unit in RULES.units)
+DEFENCE = tuple(unit.defence for unit in RULES.units)
+
+
+@dataclass(slots=True)
+class Group:
+    """Units of one seat on the move: from ``origin`` through ``mid`` to ``end``."""
+
+    seat: int
+    origin: int
+    mid: int
+    end: int
+    units: list[int]
+
+
+@dataclass(slots=True)
+class Turn:
+    """What the paid orders set in motion, step by step."""
+
+    groups: list[Group] = field(default_factory=list)
+    pullbacks: list[Group] = field(default_factory=list)
+    claims: list[tuple[int, int]] = field(default_factory=list)
+    builds: list[tuple[int, int, int]] = field(default_factory=list)
+    trains: list[tuple[int, int, int]] = field(default_factory=list)
+    payouts: dict[int, list[int]] = field(default_factory=dict)
+    lucky: set[int] = field(default_factory=set)
+    rally: set[int] = field(default_factory=set)
+    sabotaged: set[int] = field(default_factory=set)
+    draws: dict[int, int] = field(default_factory=dict)
+    lost_fight: set[int] = field(default_factory=set)
+    arrivals: dict[int, dict[int, set[int]]] = field(default_factory=dict)
+
+
+def resolve_turn(state: MaiterraState) -> list[Event]:
+    """Run every step of the turn; the state moves to the next turn or to the end."""
+    turn = Turn()
+    events: list[Event] = [Event("resolve", None, {"turn": state.turn})]
+    for seat in range(state.seats):
+        _pay_orders(state, seat, turn, events)
+    _march(state, turn, events)
+    for cell in sorted(turn.arrivals):
+        _fight(state, cell, turn, events)
+    _claims(state, turn, events)
+    fresh = _finish_buildings(state, turn, events)
+    _produce(state, turn, fresh, events)
+    _pay_out(state, turn, events)
+    _eat(state, events)
+    _grow(state, events)
+    _draw_cards(state, turn, events)
+    _check_victory(state, events)
+    return events
+
+
+def _gain(state: MaiterraState, seat: int, resource: int, amount: int) -> None:
+    res = state.res[seat]
+    res[resource] = min(CAP, res[resource] + amount)
+
+
+# -- 1. orders -----------------------------------------------------------------------------
+
+
+def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]) -> None:
+    queue = state.queue[seat]
+    if not queue:
+        return
+    budget = Budget(state, seat)
+    texts = []
+    for action in queue:
+        order = DECODED[action]
+        kind = order.kind
+        moving = None
+        if kind in (ids.K_MARCH, ids.K_PULLBACK):
+            stack = budget.units.get(order.a)
+            if stack is not None:
+                moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else order.c)
+        if not state.spend(seat, order, budget):
+            events.append(Event("order_failed", seat, {"order": ids.format_action(action)}))
+            continue
+        texts.append(ids.format_action(action))
+        cell = order.a
+        if kind == ids.K_MARCH and moving is not None:
+            mid, end = PATH_CELLS[cell][order.b]
+            _lift(state, seat, cell, moving)
+            turn.groups.append(Group(seat, cell, mid, end, list(moving)))
+        elif kind == ids.K_PULLBACK and moving is not None:
+            near = NEIGHBOURS[cell][order.b]
+            _lift(state, seat, cell, moving)
+            turn.pullbacks.append(Group(seat, cell, near, near, list(moving)))
+        elif kind == ids.K_SELL:
+            state.soldiers[seat][cell] -= 1
+            turn.payouts.setdefault(seat, [0, 0, 0, 0])[FOOD] += RULES.soldier_food
+        elif kind == ids.K_CLAIM:
+            turn.claims.append((seat, cell))
+        elif kind == ids.K_BUILD:
+            turn.builds.append((seat, cell, order.b))
+        elif kind == ids.K_TRAIN:
+            turn.trains.append((seat, cell, order.b))
+        elif kind == ids.K_TRADE:
+            turn.payouts.setdefault(seat, [0, 0, 0, 0])[order.b] += 1
+        elif kind == ids.K_PLAY:
+            _play(state, seat, order.a, order.b, turn)
+    state.res[seat] = budget.res
+    events.append(Event("orders", seat, {"orders": texts}))
+
+
+def _lift(state: MaiterraState, seat: int, cell: int, moving: tuple[int, int]) -> None:
+    state.soldiers[seat][cell] -= moving[0]
+    state.cavalry[seat][cell] -= moving[1]
+
+
+def _play(state: MaiterraState, seat: int, card: int, target: int, turn: Turn) -> None:
+    state.cards[seat].remove(card)
+    state.discard.append(card)
+    if card == LUCKY_STRIKE:
+        turn.lucky.add(seat)
+    elif card == RALLY:
+        turn.rally.add(seat)
+    elif card == SABOTAGE:
+        turn.sabotaged.add(target)
+    # Speedup was used when the marches were checked; Prospect paid into the budget.
+
+
+# -- 2. marches ----------------------------------------------------------------------------
+
+
+def _march(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    for group in turn.pullbacks:
+        _land(state, group.seat, group.end, group.units)
+        events.append(
+            Event(
+                "pulled_back",
+                group.seat,
+                {"from": cell_name(group.origin), "to": cell_name(group.end), "units": group.units},
+            )
+        )
+    standing = [
+        [s + c for s, c in zip(state.soldiers[seat], state.cavalry[seat], strict=True)]
+        for seat in range(state.seats)
+    ]
+    _road_fights(state, turn, events)
+    for group in turn.groups:
+        if not any(group.units):
+            continue
+        seat, dest, prev = group.seat, group.mid, group.origin
+        if group.end != group.mid:
+            blocked = any(
+                standing[other][group.mid] and not state.allied(other, seat)
+                for other in range(state.seats)
+            )
+            if not blocked:
+                dest, prev = group.end, group.mid
+        _land(state, seat, dest, group.units)
+        turn.arrivals.setdefault(dest, {}).setdefault(seat, set()).add(prev)
+        events.append(
+            Event(
+                "marched",
+                seat,
+                {"from": cell_name(group.origin), "to": cell_name(dest), "units": group.units},
+            )
+        )
+
+
+def _land(state: MaiterraState, seat: int, cell: int, units: list[int]) -> None:
+    state.soldiers[seat][cell] += units[0]
+    state.cavalry[seat][cell] += units[1]
+
+
+def _road_fights(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """ "armies marching opposite ways along one edge fight before either arrives, with no
+    walls and no Rally, both at their attack strength. The winner marches on with what is
+    left; the loser stays home." Pull-backs are not in ``turn.groups``: never caught."""
+    edges: dict[tuple[int, int], list[Group]] = {}
+    for group in turn.groups:
+        edges.setdefault((group.origin, group.mid), []).append(group)
+    for (a, b), forward in sorted(edges.items()):
+        if a > b or (b, a) not in edges:
+            continue
+        backward = edges[(b, a)]
+        one = _road_side(state, forward, turn)
+        two = _road_side(state, backward, turn)
+        if one.side == two.side or not one.units() or not two.units():
+            continue
+        winner = decide([one, two], state.rng)
+        loser = two if winner is one else one
+        lost = casualties(winner, [loser])
+        winner_losses = remove_units(winner.members, lost)
+        half = loser.units() - loser.units() // 2
+        loser_losses = remove_units(loser.members, half)
+        for seat in loser.members:
+            turn.lost_fight.add(seat)
+        _share_road_losses(forward if winner is one else backward, winner_losses)
+        home = backward if winner is one else forward
+        _share_road_losses(home, loser_losses)
+        for group in home:
+            _land(state, group.seat, group.origin, group.units)
+            group.units = [0, 0]
+        events.append(
+            Event(
+                "road_fight",
+                None,
+                {
+                    "edge": [cell_name(a), cell_name(b)],
+                    "sides": [_side_json(one), _side_json(two)],
+                    "winner": sorted(winner.members),
+                    "winner_lost": _losses_json(winner_losses),
+                    "loser_lost": _losses_json(loser_losses),
+                },
+            )
+        )
+
+
+def _road_side(state: MaiterraState, groups: list[Group], turn: Turn) -> Side:
+    members: dict[int, list[int]] = {}
+    for group in groups:
+        stack = members.setdefault(group.seat, [0, 0])
+        stack[0] += group.units[0]
+        stack[1] += group.units[1]
+    first = groups[0].seat
+    base = sum(s * ATTACK[SOLDIER] + c * ATTACK[CAVALRY] for s, c in members.values())
+    return Side(state.side[first], members, base, lucky=bool(turn.lucky & set(members)))
+
+
+def _share_road_losses(groups: list[Group], losses: dict[int, list[int]]) -> None:
+    for seat, (soldiers, cavalry) in losses.items():
+        due = [soldiers, cavalry]
+        for group in groups:
+            if group.seat != seat:
+                continue
+            for kind in (0, 1):
+                take = min(due[kind], group.units[kind])
+                group.units[kind] -= take
+                due[kind] -= take
+
+
+def _side_json(side: Side) -> dict[str, object]:
+    return {
+        "seats": sorted(side.members),
+        "units": {str(s): list(u) for s, u in sorted(side.members.items())},
+        "strength": side.base,
+        "roll": side.roll,
+        "total": side.total,
+        "defender": side.defender,
+    }
+
+
+def _losses_json(losses: dict[int, list[int]]) -> dict[str, list[int]]:
+    return {str(seat): list(units) for seat, units in sorted(losses.items())}
+
+
+# -- 3. fights -----------------------------------------------------------------------------
+
+
+def _fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> None:
+    """A fight on ``cell`` if more than one side is there (walls count as the owner)."""
+    seats = state.seats
+    owner = state.owner[cell]
+    owner_side = state.side[owner] if owner >= 0 else -1
+    sides: dict[int, Side] = {}
+    for seat in range(seats):
+        soldiers, cavalry = state.soldiers[seat][cell], state.cavalry[seat][cell]
+        if soldiers or cavalry:
+            side = sides.setdefault(state.side[seat], Side(state.side[seat], {}))
+            side.members[seat] = [soldiers, cavalry]
+    walls = state.building(cell, WALL) if owner >= 0 else 0
+    rally = owner >= 0 and owner in turn.rally
+    if owner >= 0 and owner_side not in sides and (walls or rally) and sides:
+        sides[owner_side] = Side(owner_side, {})
+    if len(sides) == 1:
+        (only,) = sides.values()
+        if owner >= 0 and only.side != owner_side:
+            _conquer(state, cell, _leader(only.members), turn, events, fought=False)
+        return
+    if not sides:
+        return
+    arrivals = turn.arrivals.get(cell, {})
+    for side in sides.values():
+        _strength(
+            state,
+            side,
+            owner_side=owner_side,
+            walls=walls,
+            rally=rally,
+            arrivals=arrivals,
+            turn=turn,
+        )
+    ordered = [sides[key] for key in sorted(sides)]
+    winner = decide(ordered, state.rng)
+    losers = [side for side in ordered if side is not winner]
+    for side in losers:
+        for seat in side.members:
+            state.soldiers[seat][cell] = 0
+            state.cavalry[seat][cell] = 0
+            turn.lost_fight.add(seat)
+    losses = remove_units(winner.members, casualties(winner, losers))
+    for seat, (soldiers, cavalry) in losses.items():
+        state.soldiers[seat][cell] -= soldiers
+        state.cavalry[seat][cell] -= cavalry
+    events.append(
+        Event(
+            "fight",
+            None,
+            {
+                "field": cell_name(cell),
+                "owner": owner if owner >= 0 else None,
+                "sides": [_side_json(side) for side in ordered],
+                "winner": sorted(winner.members) or [owner],
+                "winner_lost": _losses_json(losses),
+            },
+        )
+    )
+    if owner >= 0 and winner.side != owner_side:
+        if walls:
+            events.append(Event("breach", None, {"field": cell_name(cell)}))
+        _conquer(state, cell, _leader(winner.members), turn, events, fought=True)
+
+
+def _strength(
+    state: MaiterraState,
+    side: Side,
+    *,
+    owner_side: int,
+    walls: int,
+    rally: bool,
+    arrivals: dict[int, set[int]],
+    turn: Turn,
+) -> None:
+    """ "A side's strength is its units as above, plus 3 for each wall on the field it
+    owns." The owner's side defends; everyone else attacks, with flanking."""
+    side.lucky = bool(turn.lucky & set(side.members)) or (
+        not side.members and owner_side >= 0 and bool(turn.lucky & _members(state, owner_side))
+    )
+    if side.side == owner_side:
+        side.defender = True
+        total = 0
+        for seat, (soldiers, cavalry) in side.members.items():
+            cavalry_defence = (
+                RULES.moon_cavalry_defence if state.house[seat] == MOON else DEFENCE[CAVALRY]
+            )
+            total += soldiers * DEFENCE[SOLDIER] + cavalry * cavalry_defence
+        if walls:
+            total += RULES.wall_bonus * walls
+            side.walls = walls
+        elif rally:
+            total += RULES.wall_bonus  # "Rally: your fields defend as if walled."
+        side.base = total
+        return
+    directions: set[int] = set()
+    total = 0
+    for seat, (soldiers, cavalry) in side.members.items():
+        total += soldiers * ATTACK[SOLDIER] + cavalry * ATTACK[CAVALRY]
+        directions |= arrivals.get(seat, set())
+    side.detail["flanking"] = flank_bonus(len(directions))
+    side.base = total + side.detail["flanking"]
+
+
+def _members(state: MaiterraState, side: int) -> set[int]:
+    return {seat for seat in range(state.seats) if state.side[seat] == side}
+
+
+def _leader(members: dict[int, list[int]]) -> int:
+    """The member with the most units (ties: the lower seat) takes a field."""
+    return max(members, key=lambda seat: (sum(members[seat]), -seat))
+
+
+def _conquer(
+    state: MaiterraState, cell: int, seat: int, turn: Turn, events: list[Event], *, fought: bool
+) -> None:
+    """ "Taking a field razes every building on it, and each conquest draws you a card." """
+    old = state.owner[cell]
+    base = cell * NUM_BUILDINGS
+    razed = {
+        name: state.buildings[base + kind]
+        for kind, name in enumerate(b.name for b in RULES.buildings)
+        if state.buildings[base + kind]
+    }
+    workers = sum(state.buildings[base + kind] for kind in WORKER_BUILDINGS)
+    # The people working there are lost with their buildings (a Decision).
+    state.people[old] = max(0, state.people[old] - workers)
+    for kind in range(NUM_BUILDINGS):
+        state.buildings[base + kind] = 0
+    state.owner[cell] = seat
+    turn.draws[seat] = turn.draws.get(seat, 0) + 1
+    events.append(
+        Event(
+            "conquest",
+            seat,
+            {"field": cell_name(cell), "from": old, "razed": razed, "fought": fought},
+        )
+    )
+
+
+# -- 4. claims -----------------------------------------------------------------------------
+
+
+def _claims(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """ "To claim an empty field, stand 1 soldier on it and pay 1 wood and 1 coin." """
+    ordered = sorted(turn.claims, key=lambda c: (-state.soldiers[c[0]][c[1]], c[0]))
+    for seat, cell in ordered:
+        enemies = any(
+            state.soldiers[o][cell] or state.cavalry[o][cell]
+            for o in range(state.seats)
+            if not state.allied(o, seat)
+        )
+        if state.owner[cell] < 0 and state.soldiers[seat][cell] >= 1 and not enemies:
+            state.owner[cell] = seat
+            events.append(Event("claimed", seat, {"field": cell_name(cell)}))
+            continue
+        for resource, amount in enumerate(RULES.claim_cost):
+            _gain(state, seat, resource, amount)
+        events.append(Event("claim_failed", seat, {"field": cell_name(cell)}))
+
+
+# -- 5. buildings and training -------------------------------------------------------------
+
+
+def _finish_buildings(
+    state: MaiterraState, turn: Turn, events: list[Event]
+) -> dict[tuple[int, int], int]:
+    fresh: dict[tuple[int, int], int] = {}
+    for seat, cell, kind in turn.builds:
+        building = RULES.buildings[kind]
+        idle = state.people[seat] - state.workers(seat)
+        fits = (
+            state.owner[cell] == seat
+            and state.building(cell, kind) < state.slots(cell, kind)
+            and idle >= building.people
+            and (
+                kind != SCIENCE or state.count_buildings(seat, SCIENCE) < state.science_limit(seat)
+            )
+        )
+        if not fits:
+            for resource, amount in enumerate(building.cost):
+                _gain(state, seat, resource, amount)
+            events.append(
+                Event("build_failed", seat, {"field": cell_name(cell), "building": building.name})
+            )
+            continue
+        state.buildings[cell * NUM_BUILDINGS + kind] += 1
+        fresh[(cell, kind)] = fresh.get((cell, kind), 0) + 1
+        events.append(Event("built", seat, {"field": cell_name(cell), "building": building.name}))
+    for seat, cell, unit in turn.trains:
+        if state.owner[cell] == seat and state.building(cell, BARRACKS):
+            (state.soldiers if unit == SOLDIER else state.cavalry)[seat][cell] += 1
+            events.append(
+                Event("trained", seat, {"field": cell_name(cell), "unit": RULES.units[unit].name})
+            )
+            continue
+        for resource, amount in enumerate(RULES.units[unit].cost):
+            _gain(state, seat, resource, amount)
+        events.append(
+            Event("train_failed", seat, {"field": cell_name(cell), "unit": RULES.units[unit].name})
+        )
+    return fresh
+
+
+# -- 6. production, 7. bank ----------------------------------------------------------------
+
+
+def _produce(
+    state: MaiterraState, turn: Turn, fresh: dict[tuple[int, int], int], events: list[Event]
+) -> None:
+    """ "It makes 2 a turn, or 4 on a field with a science centre." Buildings finished this
+    turn (``fresh``) start next turn; a sabotaged field makes nothing."""
+    made = [[0, 0, 0, 0] for _ in range(state.seats)]
+    for cell in range(CELLS):
+        seat = state.owner[cell]
+        if seat < 0:
+            continue
+        if cell in turn.sabotaged:
+            events.append(Event("sabotaged", seat, {"field": cell_name(cell)}))
+            continue
+        science = state.building(cell, SCIENCE) - fresh.get((cell, SCIENCE), 0)
+        factor = RULES.science_factor if science > 0 else 1
+        for kind in WORKER_BUILDINGS:
+            working = state.building(cell, kind) - fresh.get((cell, kind), 0)
+            if working:
+                made[seat][RULES.buildings[kind].makes] += working * RULES.per_worker * factor
+    for seat in range(state.seats):
+        if any(made[seat]):
+            for resource in range(4):
+                _gain(state, seat, resource, made[seat][resource])
+            events.append(Event("produced", seat, dict(zip(RESOURCES, made[seat], strict=True))))
+
+
+def _pay_out(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    for seat, paid in sorted(turn.payouts.items()):
+        for resource in range(4):
+            _gain(state, seat, resource, paid[resource])
+        events.append(Event("bank", seat, dict(zip(RESOURCES, paid, strict=True))))
+
+
+# -- 8. food, 9. growth --------------------------------------------------------------------
+
+
+def _eat(state: MaiterraState, events: list[Event]) -> None:
+    """ "Only armies eat: a soldier or cavalry eats 1 at home and 2 away." "Each missing
+    food kills a soldier or cavalry at random." """
+    for seat in range(state.seats):
+        bonus = 0
+        if state.house[seat] == SUN:
+            bonus = state.count_buildings(seat, FARM) // RULES.sun_farms_per_food
+        _gain(state, seat, FOOD, RULES.free_food + bonus)
+        need = 0
+        for cell in range(CELLS):
+            here = state.soldiers[seat][cell] + state.cavalry[seat][cell]
+            if here:
+                owner = state.owner[cell]
+                home = owner >= 0 and state.allied(owner, seat)
+                need += here * (RULES.eat_home if home else RULES.eat_away)
+        res = state.res[seat]
+        if res[FOOD] >= need:
+            res[FOOD] -= need
+            continue
+        missing = need - res[FOOD]
+        res[FOOD] = 0
+        victims = [
+            (cell, kind)
+            for cell in range(CELLS)
+            for kind, stacks in ((SOLDIER, state.soldiers), (CAVALRY, state.cavalry))
+            for _ in range(stacks[seat][cell])
+        ]
+        killed = []
+        for _ in range(min(missing, len(victims))):
+            cell, kind = victims.pop(state.rng.below(len(victims)))
+            (state.soldiers if kind == SOLDIER else state.cavalry)[seat][cell] -= 1
+            killed.append([cell_name(cell), RULES.units[kind].name])
+        events.append(Event("starvation", seat, {"missing": missing, "killed": killed}))
+
+
+def _grow(state: MaiterraState, events: list[Event]) -> None:
+    """ "+1 a turn for every house you have, up to a cap of 4 plus 2 per house." "Coins:
+    1 a turn per person, idle or working." """
+    for seat in range(state.seats):
+        houses = state.count_buildings(seat, HOUSE)
+        cap = RULES.people_base_cap + RULES.cap_per_house * houses
+        people = state.people[seat]
+        if people < cap:
+            state.people[seat] = min(cap, people + RULES.growth_per_house * houses)
+        _gain(state, seat, 3, RULES.coins_per_person * state.people[seat])
+
+
+# -- 10. cards and victory -----------------------------------------------------------------
+
+
+def _draw_cards(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """One card per field conquered; Star draws one on a turn it lost a fight. "You hold
+    up to 3 cards": a card drawn over the limit goes to the discard pile (a Decision)."""
+    for seat in range(state.seats):
+        count = turn.draws.get(seat, 0)
+        if seat in turn.lost_fight and state.house[seat] == STAR:
+            count += 1
+        drawn = kept = 0
+        for _ in range(count):
+            if not state.deck:
+                state.deck, state.discard = state.discard, []
+                state.rng.shuffle(state.deck)
+            if not state.deck:
+                break
+            card = state.deck.pop()
+            drawn += 1
+            if len(state.cards[seat]) < RULES.hand_limit:
+                state.cards[seat].append(card)
+                kept += 1
+                events.append(Event("card", seat, {"card": CARD_NAMES[card]}, (seat,)))
+            else:
+                state.discard.append(card)
+        if drawn:
+            events.append(Event("cards_drawn", seat, {"drawn": drawn, "kept": kept}))
+
+
+def side_target(state: MaiterraState, side: int) -> int:
+    """A lone seat's target, plus 2 points per ally (a Decision for "a higher target")."""
+    members = sum(1 for s in state.side if s == side)
+    return RULES.targets[state.seats] + RULES.team_target_extra_per_ally * (members - 1)
+
+
+def side_points(state: MaiterraState) -> dict[int, int]:
+    points = {side: 0 for side in state.side}
+    for seat in range(state.seats):
+        points[state.side[seat]] += state.points(seat)
+    return points
+
+
+def _check_victory(state: MaiterraState, events: list[Event]) -> None:
+    points = side_points(state)
+    holders = {state.side[o] for o in state.owner if o >= 0}
+    winner, reason = -1, ""
+    if len(holders) <= 1:
+        winner, reason = (min(holders) if holders else -1), "last_holding_land"
+    else:
+        reached = [side for side in points if points[side] >= side_target(state, side)]
+        best = max((points[side] for side in reached), default=-1)
+        top = [side for side in reached if points[side] == best]
+        if len(top) == 1:
+            winner, reason = top[0], "majority"
+        elif state.turn >= RULES.turn_limit:
+            reason = "turn_limit"
+            units = {side: 0 for side in points}
+            for seat in range(state.seats):
+                units[state.side[seat]] += state.units(seat)
+            keys = {side: (points[side], units[side]) for side in points}
+            best_key = max(keys.values())
+            leaders = [side for side in keys if keys[side] == best_key]
+            if len(leaders) == 1:
+                winner = leaders[0]
+    if not reason:
+        state.start_turn(state.turn + 1)
+        events.append(Event("turn", None, {"turn": state.turn}))
+        return
+    state.phase = OVER
+    for seat in range(state.seats):
+        state.queue[seat] = []
+        state.ended[seat] = True
+    state.winners = tuple(s for s in range(state.seats) if winner >= 0 and state.side[s] == winner)
+    state.reason = reason
+    outcome = state.outcome()
+    if outcome is not None:
+        events.append(Event("game_over", None, outcome.to_json()))

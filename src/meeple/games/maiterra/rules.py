@@ -1,0 +1,590 @@
+"""Maiterra's positions and the planning that leads to a turn.
+
+A match runs through four phases:
+
+1. ``houses``: "Before the draft every seat picks a house, all at once." Every seat that
+   has not locked decides; a pick is sealed until all have locked.
+2. ``draft``: "each seat opens with 3 food and 4 people, and drafts 2 free fields. Draft
+   order is by die roll." One seat decides at a time (snake order).
+3. ``plan``: "Turns are simultaneous: everyone queues orders, then the turn resolves for
+   all seats together." Every seat that has not ended its turn decides; each order is one
+   action, ``end`` hands the queue in. When the last seat ends, :mod:`.resolve` runs the
+   whole turn in the written order.
+4. ``over``.
+
+Per-cell arrays are indexed by the 5 x 5 grid's cell numbers (see :mod:`.data`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from meeple.core.errors import IllegalAction
+from meeple.core.game import State
+from meeple.core.hexgrid import within
+from meeple.core.outcome import Event, Outcome
+from meeple.core.rng import Rng, mix_seed
+from meeple.core.types import JSON, Action, Seat
+from meeple.games.maiterra import lakeland
+from meeple.games.maiterra import notation as ids
+from meeple.games.maiterra.data import (
+    BARRACKS,
+    CARD_NAMES,
+    CELLS,
+    LUCKY_STRIKE,
+    NEIGHBOURS,
+    NUM_BUILDINGS,
+    PATH_CELLS,
+    PATHS,
+    PROSPECT,
+    RALLY,
+    RESOURCES,
+    RULES,
+    SABOTAGE,
+    SCIENCE,
+    SPEEDUP,
+    TOWER,
+    WOOD,
+    WORKER_BUILDINGS,
+    cell_name,
+)
+from meeple.games.maiterra.notation import DECODED, Order
+
+HOUSES, DRAFT, PLAN, OVER = range(4)
+PHASES = ("houses", "draft", "plan", "over")
+NO_SEAT = -1
+REACH = tuple(frozenset(within(cell, NEIGHBOURS, 2)) for cell in range(CELLS))
+BUILD_IDS = tuple(
+    tuple(ids.build_action(cell, b) for b in range(NUM_BUILDINGS)) for cell in range(CELLS)
+)
+UNIT_COSTS = tuple(unit.cost for unit in RULES.units)
+
+
+class Budget:
+    """What a seat has left to spend while its queue is checked, order by order.
+
+    The same walk runs when a seat plans (to list its legal orders) and when the turn
+    resolves (to pay), so an order that was legal to queue is always paid for.
+    """
+
+    __slots__ = ("builds", "cards", "claims", "idle", "res", "science", "speedup", "units")
+
+    def __init__(self, state: MaiterraState, seat: int) -> None:
+        self.res = state.res[seat][:]
+        self.idle = state.people[seat] - state.workers(seat)
+        soldiers, cavalry = state.soldiers[seat], state.cavalry[seat]
+        self.units = {
+            cell: [soldiers[cell], cavalry[cell]]
+            for cell in range(CELLS)
+            if soldiers[cell] or cavalry[cell]
+        }
+        self.builds: dict[tuple[int, int], int] = {}
+        self.science = state.count_buildings(seat, SCIENCE)
+        self.cards = state.cards[seat][:]
+        self.claims: set[int] = set()
+        self.speedup: set[int] = set()
+
+    def afford(self, cost: tuple[int, int, int, int]) -> bool:
+        res = self.res
+        return res[0] >= cost[0] and res[1] >= cost[1] and res[2] >= cost[2] and res[3] >= cost[3]
+
+    def pay(self, cost: tuple[int, int, int, int]) -> None:
+        for i in range(4):
+            self.res[i] -= cost[i]
+
+
+class MaiterraState(State):
+    """A Maiterra position. Create through :meth:`Maiterra.new_initial_state`."""
+
+    __slots__ = (
+        "buildings",
+        "cards",
+        "cavalry",
+        "deck",
+        "discard",
+        "draft_order",
+        "draft_step",
+        "ended",
+        "game",
+        "house",
+        "owner",
+        "people",
+        "phase",
+        "queue",
+        "reason",
+        "res",
+        "rng",
+        "side",
+        "soldiers",
+        "terrain",
+        "turn",
+        "winners",
+    )
+
+    def __init__(self, game: Any) -> None:
+        seats = game.seats
+        self.game = game
+        self.side: tuple[int, ...] = game.sides()
+        self.phase = HOUSES
+        self.turn = 0
+        self.terrain = [lakeland.LAKE] * CELLS
+        self.owner = [NO_SEAT] * CELLS
+        self.buildings = [0] * (CELLS * NUM_BUILDINGS)
+        self.soldiers = [[0] * CELLS for _ in range(seats)]
+        self.cavalry = [[0] * CELLS for _ in range(seats)]
+        self.res = [[RULES.opening_food, 0, 0, 0] for _ in range(seats)]
+        self.people = [RULES.opening_people] * seats
+        self.house = [NO_SEAT] * seats
+        self.cards: list[list[int]] = [[] for _ in range(seats)]
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.queue: list[list[int]] = [[] for _ in range(seats)]
+        self.ended = [False] * seats
+        self.draft_order: list[int] = []
+        self.draft_step = 0
+        self.winners: tuple[int, ...] = ()
+        self.reason = ""
+        self.rng = Rng(0)
+
+    # -- setup -------------------------------------------------------------------------
+
+    @classmethod
+    def setup(cls, game: Any, seed: int) -> MaiterraState:
+        """Draw Lakeland and shuffle the card deck; every seat then picks a house."""
+        state = cls(game)
+        state.rng = Rng(mix_seed(seed, 0x4D414954))
+        state.terrain = lakeland.generate(state.rng, game.seats)
+        state.deck = [card for card in range(len(CARD_NAMES)) for _ in range(RULES.card_copies)]
+        state.rng.shuffle(state.deck)
+        return state
+
+    # -- small facts ---------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return len(self.people)
+
+    def allied(self, a: int, b: int) -> bool:
+        return self.side[a] == self.side[b]
+
+    def is_land(self, cell: int) -> bool:
+        return 0 <= cell < CELLS and self.terrain[cell] != lakeland.LAKE
+
+    def building(self, cell: int, kind: int) -> int:
+        return self.buildings[cell * NUM_BUILDINGS + kind]
+
+    def count_buildings(self, seat: int, kind: int) -> int:
+        owner, buildings = self.owner, self.buildings
+        return sum(
+            buildings[cell * NUM_BUILDINGS + kind] for cell in range(CELLS) if owner[cell] == seat
+        )
+
+    def workers(self, seat: int) -> int:
+        return sum(self.count_buildings(seat, kind) for kind in WORKER_BUILDINGS)
+
+    def fields(self, seat: int) -> int:
+        return self.owner.count(seat)
+
+    def points(self, seat: int) -> int:
+        """ "Every field scores 2 points, wherever it is and whatever stands on it." """
+        return RULES.points_per_field * self.owner.count(seat)
+
+    def units(self, seat: int) -> int:
+        return sum(self.soldiers[seat]) + sum(self.cavalry[seat])
+
+    def is_out(self, seat: int) -> bool:
+        """A seat with no field and no unit has nothing left to order."""
+        return seat not in self.owner and self.units(seat) == 0
+
+    def science_limit(self, seat: int) -> int:
+        building = RULES.buildings[SCIENCE]
+        return RULES.tower_science_centres if self.house[seat] == TOWER else building.per_seat
+
+    def slots(self, cell: int, kind: int) -> int:
+        building = RULES.buildings[kind]
+        if building.per_field:
+            return building.per_field
+        return RULES.slots[self.terrain[cell]][kind]
+
+    # -- who decides -------------------------------------------------------------------
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        phase = self.phase
+        if phase == PLAN:
+            return tuple(seat for seat, done in enumerate(self.ended) if not done)
+        if phase == HOUSES:
+            return tuple(seat for seat, house in enumerate(self.house) if house == NO_SEAT)
+        if phase == DRAFT:
+            return (self.draft_order[self.draft_step],)
+        return ()
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        phase = self.phase
+        if phase == PLAN:
+            if self.ended[seat]:
+                return []
+            return self.legal_orders(seat)
+        if phase == HOUSES:
+            if self.house[seat] != NO_SEAT:
+                return []
+            return list(range(ids.HOUSE, ids.HOUSE + len(RULES.houses)))
+        if phase == DRAFT and seat == self.draft_order[self.draft_step]:
+            owner = self.owner
+            return [ids.DRAFT + c for c in range(CELLS) if self.is_land(c) and owner[c] < 0]
+        return []
+
+    def budget(self, seat: int) -> Budget:
+        """The seat's budget after its queued orders."""
+        budget = Budget(self, seat)
+        for action in self.queue[seat]:
+            self.spend(seat, DECODED[action], budget)
+        return budget
+
+    def legal_orders(self, seat: int) -> list[int]:
+        if len(self.queue[seat]) >= RULES.max_orders:
+            return [ids.END]
+        budget = self.budget(seat)
+        res = budget.res
+        owner, side = self.owner, self.side
+        mine = side[seat]
+        actions = [ids.END]
+        add = actions.append
+        cards = budget.cards
+        for cell, (soldiers, cavalry) in budget.units.items():
+            if not soldiers and not cavalry:
+                continue
+            fast = cell in budget.speedup
+            parts = [(ids.ALL, not soldiers or fast)]
+            if soldiers and cavalry:
+                parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
+            if soldiers >= 2:
+                parts.append((ids.ONE, fast))
+            base = ids.MARCH + cell * PATHS * len(ids.PARTS)
+            for path, (mid, end) in enumerate(PATH_CELLS[cell]):
+                if mid < 0 or not self.is_land(mid) or not self.is_land(end):
+                    continue
+                two = path >= 6
+                for part, can_ride in parts:
+                    if can_ride or not two:
+                        add(base + path * len(ids.PARTS) + part)
+            if res[WOOD] >= RULES.pullback_cost[WOOD]:
+                for direction, near in enumerate(NEIGHBOURS[cell]):
+                    if near >= 0 and owner[near] >= 0 and side[owner[near]] == mine:
+                        add(ids.pullback_action(cell, direction))
+            if soldiers:
+                add(ids.SELL + cell)
+            if SPEEDUP in cards and not fast:
+                add(ids.PLAY_SPEEDUP + cell)
+        if budget.afford(RULES.claim_cost):
+            reach: set[int] = set()
+            for cell in range(CELLS):
+                if self.soldiers[seat][cell] or self.cavalry[seat][cell]:
+                    reach |= REACH[cell]
+            for cell in reach:
+                if owner[cell] < 0 and self.is_land(cell) and cell not in budget.claims:
+                    add(ids.CLAIM + cell)
+        for cell in range(CELLS):
+            if owner[cell] != seat:
+                continue
+            for kind in range(NUM_BUILDINGS):
+                if self._can_build(seat, cell, kind, budget):
+                    add(BUILD_IDS[cell][kind])
+            if self.building(cell, BARRACKS):
+                for unit, cost in enumerate(UNIT_COSTS):
+                    if budget.afford(cost):
+                        add(ids.train_action(cell, unit))
+        for give in range(4):
+            if res[give] >= RULES.bank_rate:
+                for get in range(4):
+                    if get != give:
+                        add(ids.trade_action(give, get))
+        if LUCKY_STRIKE in cards:
+            add(ids.PLAY_LUCKY)
+        if RALLY in cards:
+            add(ids.PLAY_RALLY)
+        if SABOTAGE in cards:
+            for cell in range(CELLS):
+                if owner[cell] >= 0 and side[owner[cell]] != mine:
+                    add(ids.PLAY_SABOTAGE + cell)
+        if PROSPECT in cards:
+            for resource in range(4):
+                add(ids.PLAY_PROSPECT + resource)
+        actions.sort()
+        return actions
+
+    def _can_build(self, seat: int, cell: int, kind: int, budget: Budget) -> bool:
+        building = RULES.buildings[kind]
+        if not budget.afford(building.cost) or budget.idle < building.people:
+            return False
+        queued = budget.builds.get((cell, kind), 0)
+        if self.building(cell, kind) + queued >= self.slots(cell, kind):
+            return False
+        return kind != SCIENCE or budget.science < self.science_limit(seat)
+
+    def spend(self, seat: int, order: Order, budget: Budget, *, dry: bool = False) -> bool:
+        """Check ``order`` against ``budget`` and take what it costs; False if it cannot
+        be paid or done (then the budget is unchanged)."""
+        kind = order.kind
+        if kind in (ids.K_MARCH, ids.K_PULLBACK, ids.K_SELL):
+            stack = budget.units.get(order.a)
+            if stack is None or not any(stack):
+                return False
+            if kind == ids.K_SELL:
+                if not stack[0]:
+                    return False
+                stack[0] -= 1
+                return True
+            if kind == ids.K_PULLBACK:
+                if not budget.afford(RULES.pullback_cost):
+                    return False
+                budget.pay(RULES.pullback_cost)
+                stack[0] = stack[1] = 0
+                return True
+            moving = march_part(stack, order.c)
+            if moving is None:
+                return False
+            stack[0] -= moving[0]
+            stack[1] -= moving[1]
+            return True
+        if kind == ids.K_CLAIM:
+            if order.a in budget.claims or not budget.afford(RULES.claim_cost):
+                return False
+            budget.pay(RULES.claim_cost)
+            budget.claims.add(order.a)
+            return True
+        if kind == ids.K_BUILD:
+            building = RULES.buildings[order.b]
+            if self.owner[order.a] != seat or not self._can_build(seat, order.a, order.b, budget):
+                return False
+            budget.pay(building.cost)
+            budget.idle -= building.people
+            key = (order.a, order.b)
+            budget.builds[key] = budget.builds.get(key, 0) + 1
+            budget.science += order.b == SCIENCE
+            return True
+        if kind == ids.K_TRAIN:
+            cost = UNIT_COSTS[order.b]
+            if self.owner[order.a] != seat or not self.building(order.a, BARRACKS):
+                return False
+            if not budget.afford(cost):
+                return False
+            budget.pay(cost)
+            return True
+        if kind == ids.K_TRADE:
+            if budget.res[order.a] < RULES.bank_rate:
+                return False
+            budget.res[order.a] -= RULES.bank_rate
+            return True
+        if kind == ids.K_PLAY:
+            card = order.a
+            if card not in budget.cards:
+                return False
+            budget.cards.remove(card)
+            if card == SPEEDUP:
+                budget.speedup.add(order.b)
+            elif card == PROSPECT:
+                res = budget.res
+                res[order.b] = min(RULES.storage_cap, res[order.b] + RULES.prospect_amount)
+            return True
+        return False
+
+    def why_illegal(self, seat: Seat, action: Action) -> str:
+        order = DECODED[action]
+        phase = PHASES[self.phase]
+        if order.kind == ids.K_HOUSE:
+            return f"houses are picked before the draft; this is the {phase} phase"
+        if order.kind == ids.K_DRAFT:
+            if self.phase != DRAFT:
+                return f"fields are drafted in the draft; this is the {phase} phase"
+            return f"{cell_name(order.a)} is a lake or already taken"
+        if self.phase != PLAN:
+            return f"orders are queued in a turn; this is the {phase} phase"
+        if len(self.queue[seat]) >= RULES.max_orders:
+            return f"a seat queues at most {RULES.max_orders} orders a turn; end the turn"
+        budget = self.budget(seat)
+        held = {RESOURCES[i]: budget.res[i] for i in range(4)}
+        return (
+            f"it cannot be done or paid for with what you have left this turn "
+            f"({held}, {budget.idle} idle people, cards {[CARD_NAMES[c] for c in budget.cards]})"
+        )
+
+    # -- transitions -------------------------------------------------------------------
+
+    def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
+        order = DECODED[action]
+        kind = order.kind
+        if kind == ids.K_HOUSE:
+            return self._pick_house(seat, order.a)
+        if kind == ids.K_DRAFT:
+            return self._draft(seat, order.a)
+        if kind == ids.K_END:
+            return self._end_turn(seat)
+        self.queue[seat].append(action)
+        text = ids.format_action(action)
+        return [Event("queued", seat, {"order": text, "queued": len(self.queue[seat])}, (seat,))]
+
+    def _pick_house(self, seat: int, house: int) -> list[Event]:
+        self.house[seat] = house
+        events = [
+            Event("house_locked", seat),
+            Event("house_picked", seat, {"house": RULES.houses[house]}, (seat,)),
+        ]
+        if NO_SEAT in self.house:
+            return events
+        events.append(Event("houses", None, {"houses": [RULES.houses[h] for h in self.house]}))
+        events.extend(self._roll_draft_order())
+        self.phase = DRAFT
+        return events
+
+    def _roll_draft_order(self) -> list[Event]:
+        """ "Draft order is by die roll": highest first, ties rolled again; snake order."""
+        rolls: dict[int, list[int]] = {seat: [] for seat in range(self.seats)}
+        pending = [list(range(self.seats))]
+        order: list[int] = []
+        while pending:
+            group = pending.pop(0)
+            if len(group) == 1:
+                order.append(group[0])
+                continue
+            for seat in group:
+                rolls[seat].append(1 + self.rng.below(RULES.die))
+            values = sorted({rolls[seat][-1] for seat in group}, reverse=True)
+            pending = [[s for s in group if rolls[s][-1] == v] for v in values] + pending
+        rounds: list[int] = []
+        for index in range(RULES.draft_fields):
+            backwards = RULES.snake_draft and index % 2 == 1
+            rounds.extend(reversed(order) if backwards else order)
+        self.draft_order = rounds
+        self.draft_step = 0
+        return [
+            Event(
+                "draft_order",
+                None,
+                {"rolls": [rolls[s] for s in range(self.seats)], "order": rounds},
+            )
+        ]
+
+    def _draft(self, seat: int, cell: int) -> list[Event]:
+        self.owner[cell] = seat
+        self.soldiers[seat][cell] += RULES.draft_soldiers
+        events = [Event("drafted", seat, {"field": cell_name(cell)})]
+        self.draft_step += 1
+        if self.draft_step == len(self.draft_order):
+            self.draft_order = []
+            self.draft_step = 0
+            self.start_turn(1)
+            events.append(Event("turn", None, {"turn": 1}))
+        return events
+
+    def start_turn(self, turn: int) -> None:
+        self.phase = PLAN
+        self.turn = turn
+        for seat in range(self.seats):
+            self.queue[seat] = []
+            self.ended[seat] = self.is_out(seat)
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        self.ended[seat] = True
+        events = [Event("turn_ended", seat)]
+        if all(self.ended):
+            from meeple.games.maiterra.resolve import resolve_turn  # noqa: PLC0415 (cycle)
+
+            events.extend(resolve_turn(self))
+        return events
+
+    def _hand_in(self, seat: Seat) -> list[Event]:
+        """The turn timer reached zero: "every seat that has not ended its turn hands in
+        the orders it has queued, as they stand, and a seat with none passes." The house
+        pick and the draft have no timer (a Decision), so there is nothing to hand in."""
+        if self.phase != PLAN:
+            raise IllegalAction(
+                f"the turn timer runs only during turns; this is the {PHASES[self.phase]} phase",
+                seat=seat,
+                action="hand_in",
+            )
+        return self._end_turn(seat)
+
+    # -- the end -----------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        return Outcome(
+            winners=self.winners,
+            reason=self.reason,
+            scores=tuple(float(self.points(seat)) for seat in range(self.seats)),
+            detail={
+                "turn": self.turn,
+                "fields": [self.fields(seat) for seat in range(self.seats)],
+                "units": [self.units(seat) for seat in range(self.seats)],
+                "sides": list(self.side),
+            },
+        )
+
+    # -- copies, views, JSON -----------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new.side = self.side
+        new.phase = self.phase
+        new.turn = self.turn
+        new.terrain = self.terrain
+        new.owner = self.owner[:]
+        new.buildings = self.buildings[:]
+        new.soldiers = [row[:] for row in self.soldiers]
+        new.cavalry = [row[:] for row in self.cavalry]
+        new.res = [row[:] for row in self.res]
+        new.people = self.people[:]
+        new.house = self.house[:]
+        new.cards = [hand[:] for hand in self.cards]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.queue = [q[:] for q in self.queue]
+        new.ended = self.ended[:]
+        new.draft_order = self.draft_order[:]
+        new.draft_step = self.draft_step
+        new.winners = self.winners
+        new.reason = self.reason
+        new.rng = Rng(self.rng.state)
+        return new
+
+    def resample(self, seat: Seat, seed: int) -> Self:
+        from meeple.games.maiterra.view import resample  # noqa: PLC0415 (cycle)
+
+        self.game.check_seat(seat)
+        new = self.clone()
+        resample(new, seat, seed)
+        return new
+
+    def view(self, seat: Seat | None) -> JSON:
+        from meeple.games.maiterra.view import view  # noqa: PLC0415 (cycle)
+
+        if seat is not None:
+            self.game.check_seat(seat)
+        return view(self, seat)
+
+    def to_json(self) -> JSON:
+        from meeple.games.maiterra.codec import state_to_json  # noqa: PLC0415 (cycle)
+
+        return state_to_json(self)
+
+    def describe_action(self, seat: Seat, action: Action) -> str:
+        from meeple.games.maiterra.view import describe  # noqa: PLC0415 (cycle)
+
+        return describe(self, seat, action)
+
+
+def march_part(stack: list[int], part: int) -> tuple[int, int] | None:
+    """The (soldiers, cavalry) a march of ``part`` takes from ``stack``, or None."""
+    soldiers, cavalry = stack
+    if part == ids.ALL:
+        return (soldiers, cavalry) if soldiers or cavalry else None
+    if part == ids.SOLDIERS_ONLY:
+        return (soldiers, 0) if soldiers and cavalry else None
+    if part == ids.CAVALRY_ONLY:
+        return (0, cavalry) if soldiers and cavalry else None
+    return (1, 0) if soldiers >= 2 else None
+
+
+__all__ = ["Budget", "MaiterraState", "march_part"]

@@ -434,9 +434,9 @@ class ManafieldsState(State):
         elif action < ids.ABILITY:
             slot, target = divmod(action - ids.SHOOT, SLOTS)
             self.op -= self.shoot_cost(slot)
-            self._order(slot)
             self.shot[slot] = True
             combat.attack(self, slot, target, False, events)
+            self._order(slot)  # after the attack: it reads the orders before this one
         elif action < ids.TELEPORT:
             slot, target = divmod(action - ids.ABILITY, SLOTS)
             self._ability(slot, target, events)
@@ -480,10 +480,10 @@ class ManafieldsState(State):
     def _fight(self, slot: int, target: int, events: list[Event]) -> None:
         self.op -= self.fight_cost()
         self.fights_issued += 1
-        self._order(slot)
         self.fought[slot] = True
         self.targeted[target] = self.turn
         combat.attack(self, slot, target, True, events)
+        self._order(slot)
         if (
             self.faction_of(slot) == ELVES
             and self.unit[slot].kind != CAVALRY

@@ -12,3 +12,16 @@ CASES: list[tuple[str, str, int, dict[str, Any], int, int]] = [
     ("maatatahay/seed2-standard.txt", "maatatahay/1", 2, {"relic_scoring": "standard"}, 2, 2),
     ("maatatahay/seed3-random-shrines.txt", "maatatahay/1", 2, {"shrines": "random"}, 3, 3),
 ]
+
+_MANAFIELDS = ("humans", "elves", "orcs", "undead")
+CASES += [
+    (
+        f"manafields/{a}-{b}.txt",
+        "manafields/1",
+        2,
+        {"faction0": a, "faction1": b, "turn_limit": 2},
+        10 + i,
+        10 + i,
+    )
+    for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
+]

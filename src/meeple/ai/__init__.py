@@ -6,6 +6,7 @@ business (the server runs search off its event loop behind one runner): it passe
 :class:`Budget` whose ``should_stop`` it owns.
 """
 
+from meeple.ai.analysis import Advice, Analysis, analyse
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
 from meeple.ai.levels import LEVELS, Level, level
@@ -19,6 +20,8 @@ __all__ = [
     "BOT_NAMES",
     "LEVELS",
     "ActionStat",
+    "Advice",
+    "Analysis",
     "Bot",
     "BotFactory",
     "Budget",
@@ -30,6 +33,7 @@ __all__ = [
     "Playout",
     "RandomBot",
     "SearchResult",
+    "analyse",
     "level",
     "make_bot",
 ]

@@ -1,4 +1,4 @@
-"""The ``meeple`` command: play, replay, selfplay, bench, games."""
+"""The ``meeple`` command: play, replay, selfplay, arena, bench, games."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from meeple.cli.play import PlaySession, human_seats
 from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
-from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
+from meeple.core import GameError, InvalidRecord, MatchRecord, load_game, mix_seed, registered
 
 app = typer.Typer(
     name="meeple",
@@ -91,16 +91,39 @@ def replay(
         bool, typer.Option("--json", help="Print only the final state as JSON.")
     ] = False,
     step: Annotated[bool, typer.Option(help="Wait for Enter between actions.")] = False,
+    analyse: Annotated[
+        bool,
+        typer.Option(
+            "--analyse",
+            help="Annotate every action with the search's chance to win (with --json: as JSON).",
+        ),
+    ] = False,
+    seconds: Annotated[
+        float, typer.Option(min=0.0, help="With --analyse: most seconds per position.")
+    ] = 1.0,
 ) -> None:
     """Replay a match record: every action in notation and the board after it."""
     try:
         record = read_record(file)
+        if analyse:
+            _print_analysis(record, as_json, seconds)
+            return
         if as_json:
             typer.echo(json.dumps(record.replay().to_json(), indent=2))
             return
         _print_replay(record, step)
     except InvalidRecord as error:
         raise fail(str(error)) from error
+
+
+def _print_analysis(record: MatchRecord, as_json: bool, seconds: float) -> None:
+    from meeple.cli.analyse import annotate, notes_table  # noqa: PLC0415
+
+    notes = list(annotate(record, seconds=seconds))
+    if as_json:
+        typer.echo(json.dumps([note.to_json() for note in notes], indent=2))
+        return
+    console().print(notes_table(notes))
 
 
 def _print_replay(record: MatchRecord, step: bool) -> None:
@@ -168,6 +191,61 @@ def selfplay(
     finally:
         if out is not None:
             sink.close()
+
+
+@app.command()
+def arena(  # noqa: PLR0917 (typer: one parameter per option)
+    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    bots: Annotated[
+        str, typer.Option(help=f"Comma-separated bots to rate: {', '.join(BOT_NAMES)}.")
+    ] = "random,greedy,mcts-normal",
+    games: Annotated[int, typer.Option(min=1, help="Matches per group of bots.")] = 20,
+    seats: Annotated[int | None, typer.Option(help="Seats per match (the game's least).")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
+    move_seconds: Annotated[
+        float, typer.Option(min=0.0, help="Stop a search after this long (0: never).")
+    ] = 1.0,
+    out: Annotated[Path, typer.Option(help="Directory for the JSON, Markdown and PNG.")] = Path(
+        "arena-results"
+    ),
+) -> None:
+    """A round robin between bots, rated with OpenSkill; writes a table and a plot."""
+    from meeple.cli.arena import run_arena, schedule, to_markdown, write_report  # noqa: PLC0415
+
+    try:
+        configured = open_game(game) if seats is None else load_game(game, seats=seats)
+    except GameError as error:
+        raise fail(str(error)) from error
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if unknown or len(names) < 2:
+        raise fail(
+            f"give two or more known bots (unknown: {unknown}); known: {', '.join(BOT_NAMES)}"
+        )
+    cap = move_seconds or None
+    total = len(schedule(names, configured, games, seed, cap))
+    progress = Progress(
+        TextColumn(f"arena {escape(configured.id)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+    )
+    with progress:
+        task = progress.add_task("matches", total=total)
+        report = run_arena(
+            configured,
+            names,
+            games,
+            workers=workers,
+            seed=seed,
+            move_seconds=cap,
+            on_result=lambda _: progress.advance(task),
+        )
+    paths = write_report(report, out)
+    typer.echo(to_markdown(report))
+    typer.echo("wrote " + ", ".join(str(path) for path in paths))
 
 
 @app.command()

@@ -19,6 +19,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from meeple.ai import Bot
+from meeple.cli.analyse import hint_text, timed_analysis
+from meeple.cli.arena import decide
 from meeple.cli.common import read_record, seat_name
 from meeple.cli.render import render_view
 from meeple.core import Action, GameError, MatchRecord, Seat, State
@@ -31,10 +33,15 @@ Commands:
   [bold]save FILE[/]   write the match record (JSON) to FILE
   [bold]load FILE[/]   continue the match recorded in FILE
   [bold]board[/]       show the board again
+  [bold]hint[/]        the best moves with their chance to win (a second of search)
   [bold]help[/]        this text
   [bold]quit[/]        leave the match"""
 
 ReadLine = Callable[[str], str]
+
+HINT_SECONDS = 1.0
+BOT_MOVE_SECONDS = 1.0
+"""A searching bot stops after this long, whatever its level's iterations."""
 
 
 class Quit(Exception):
@@ -76,7 +83,7 @@ class PlaySession:
     def bot_moves(self, seat: Seat) -> None:
         if self.bot is None:
             raise RuntimeError(f"seat {seat} is neither a person nor a bot")
-        action = self.bot.select(self.state, seat)
+        action = decide(self.bot, self.state, seat, BOT_MOVE_SECONDS)
         sentence = self.state.describe_action(seat, action)
         notation = self.state.action_to_string(seat, action)
         self.apply(seat, action)
@@ -139,6 +146,9 @@ class PlaySession:
             return False
         if word == "board":
             self.show(seat)
+            return False
+        if word == "hint":
+            self.console.print(hint_text(timed_analysis(self.state, seat, HINT_SECONDS)))
             return False
         if word == "undo":
             return self.undo()

@@ -1,0 +1,148 @@
+"""Hints and annotated replays on the terminal: the CLI face of :func:`meeple.ai.analyse`.
+
+The search budget is iterations, capped by the clock here (``meeple.ai`` reads none): a
+hint or a replay annotation takes at most ``seconds`` per position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rich.markup import escape
+from rich.table import Table
+
+from meeple.ai import Analysis, Budget, analyse
+from meeple.ai.analysis import DEFAULT_ITERATIONS
+from meeple.cli.arena import deadline
+from meeple.core import JSON, GameError, InvalidRecord, MatchRecord, Seat, State
+
+BLUNDER = 0.25
+MISTAKE = 0.10
+INACCURACY = 0.05
+
+
+def timed_analysis(
+    state: State,
+    seat: Seat,
+    seconds: float = 1.0,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+) -> Analysis:
+    """:func:`analyse` with at most ``iterations``, stopped after ``seconds``."""
+    budget = Budget(iterations, should_stop=deadline(seconds) if seconds > 0 else None)
+    return analyse(state, seat, budget, seed=seed)
+
+
+def hint_text(analysis: Analysis) -> str:
+    """The best actions as Rich markup, one a line."""
+    lines = [
+        f"Hint for seat {analysis.seat} "
+        f"[dim]({analysis.iterations} search iterations; "
+        f"your chance with the best move {100 * analysis.win_probability:.0f} %)[/]"
+    ]
+    for rank, advice in enumerate(analysis.best, start=1):
+        lines.append(
+            f"  {rank}. [bold]{escape(advice.notation)}[/]  "
+            f"{100 * advice.win_probability:.0f} % to win  "
+            f"[dim]{100 * advice.share:.0f} % of the search[/]"
+        )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MoveNote:
+    """The analysis of one recorded action, from the acting seat's point of view."""
+
+    index: int
+    seat: Seat
+    played: str
+    played_win: float | None
+    best: str
+    best_win: float
+    forced: bool
+
+    @property
+    def loss(self) -> float:
+        """How much the chance to win dropped against the best action."""
+        if self.forced or self.played_win is None:
+            return 0.0
+        return max(0.0, self.best_win - self.played_win)
+
+    @property
+    def mark(self) -> str:
+        """Chess-style: ``??`` blunder, ``?`` mistake, ``?!`` inaccuracy."""
+        if self.loss >= BLUNDER:
+            return "??"
+        if self.loss >= MISTAKE:
+            return "?"
+        if self.loss >= INACCURACY:
+            return "?!"
+        return ""
+
+    def to_json(self) -> JSON:
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "played": self.played,
+            "played_win_probability": None
+            if self.played_win is None
+            else round(self.played_win, 4),
+            "best": self.best,
+            "best_win_probability": round(self.best_win, 4),
+            "forced": self.forced,
+            "mark": self.mark,
+        }
+
+
+def annotate(
+    record: MatchRecord, seconds: float = 1.0, iterations: int = DEFAULT_ITERATIONS
+) -> Iterator[MoveNote]:
+    """Analyse the position before every recorded action for the seat that took it.
+
+    Raises:
+        InvalidRecord: when an action of the record does not replay.
+    """
+    state = record.initial_state()
+    for index, (seat, action) in enumerate(record.actions):
+        legal = state.legal_actions(seat)
+        played = state.action_to_string(seat, action) if action in legal else str(action)
+        if len(legal) == 1:
+            note = MoveNote(index, seat, played, None, played, 0.0, forced=True)
+        else:
+            analysis = timed_analysis(state, seat, seconds, iterations, seed=index)
+            mine = analysis.advice_for(action)
+            best = analysis.candidates[0]
+            note = MoveNote(
+                index,
+                seat,
+                played,
+                None if mine is None else mine.win_probability,
+                best.notation,
+                best.win_probability,
+                forced=False,
+            )
+        try:
+            state.apply(seat, action)
+        except GameError as error:
+            raise InvalidRecord(f"action #{index} does not replay: {error}") from error
+        yield note
+
+
+def notes_table(notes: list[MoveNote]) -> Table:
+    """The annotations as a Rich table."""
+    table = Table(title="analysis (chance to win of the seat that moved)")
+    for column in ("#", "seat", "played", "win %", "best", "best %", ""):
+        table.add_column(column)
+    for note in notes:
+        played_win = "" if note.played_win is None else f"{100 * note.played_win:.0f}"
+        table.add_row(
+            str(note.index + 1),
+            str(note.seat),
+            escape(note.played),
+            "forced" if note.forced else played_win,
+            "" if note.forced else escape(note.best),
+            "" if note.forced else f"{100 * note.best_win:.0f}",
+            note.mark,
+        )
+    return table

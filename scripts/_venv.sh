@@ -1,6 +1,6 @@
 # Sourced by scripts/play and scripts/test: make .venv exist and match pyproject.toml.
 #
-# Usage: ensure_venv EXTRA   (EXTRA is "" or "[dev]")
+# Usage: ensure_venv EXTRA   (EXTRA is "" or extras such as "[dev,openspiel]")
 # The stamp file inside .venv holds the hash of pyproject.toml and the extra installed, so a
 # changed pyproject.toml (new dependency, new entry point) triggers a fresh install.
 
@@ -34,11 +34,11 @@ ensure_venv() {
     fi
     stamp="$VENV/.meeple-install-stamp"
     wanted="$(hash_file "$ROOT/pyproject.toml") $extra"
-    # A [dev] install also serves a plain one.
+    # An install with extras also serves a plain one.
     if [ -f "$stamp" ]; then
         local have
         have="$(cat "$stamp")"
-        if [ "$have" = "$wanted" ] || { [ -z "$extra" ] && [ "$have" = "${wanted}[dev]" ]; }; then
+        if [ "$have" = "$wanted" ] || { [ -z "$extra" ] && [[ "$have" == "${wanted}["* ]]; }; then
             return 0
         fi
     fi

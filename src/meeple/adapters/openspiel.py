@@ -1,0 +1,366 @@
+"""Every meeple game as an OpenSpiel Python game: ``pyspiel.load_game("meeple_maatatahay")``.
+
+:func:`register_games` registers the latest version of each game of
+:func:`meeple.core.registered` under ``meeple_<name>`` (importing this module calls it).
+Parameters: ``seats``; ``seed`` and ``deals`` (see Chance); one parameter per scalar option of
+the game (``meeple_maatatahay(relic_scoring=standard)``); ``options``, a JSON object, for
+the rest. The mapping:
+
+- **Dynamics.** SEQUENTIAL, or SIMULTANEOUS for games with simultaneous planning. At a node
+  where several seats decide, OpenSpiel asks for one action per player; the adapter applies
+  the deciding seats' actions in seat order (sealed decisions cannot depend on each other)
+  and ignores the entries of seats that do not decide now, whose legal actions are empty.
+  A node where one seat decides is an ordinary sequential node, in those games too.
+- **Chance.** A meeple state draws every random event from its own generator, seeded when
+  the match is created. OpenSpiel sees that as it is: one chance node at the root, *the
+  deal*, whose outcome ``i`` (uniform over ``deals`` outcomes) seeds the match with
+  ``mix_seed(seed, i)``; every later random event follows from it and stays hidden in the
+  state, as a shuffled deck would. Games whose initial state does not depend on the seed
+  and that never draw are DETERMINISTIC and have no deal. (OpenSpiel's other option for
+  implicit randomness, SAMPLED_STOCHASTIC, cannot serialize Python games: pyspiel does not
+  let Python implement the game's RNG-state hooks.)
+- **Observations.** Strings are the canonical JSON of ``state.view(player)``; tensors come
+  from :func:`meeple.adapters.encoding.encoder_for`. meeple views are meant to carry what a
+  seat knows, so the information state is the view as well (no history is appended). Before
+  the deal every seat observes ``{}`` and a zero tensor.
+- **Clone and serialization.** pyspiel copies a Python state's ``__dict__``: the meeple state
+  in it is copied with its own ``clone`` and pickled as its full JSON, generator included.
+- **Returns** are meeple's: +1 per winner, -1 per other seat, 0 for all on a draw.
+
+Python games are slower than C++ ones for algorithms that clone a lot (MCTS); see
+``scripts/bench_adapters.py`` and docs/research.md for figures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.adapters.encoding import Vector, canonical_json, encoder_for
+from meeple.core import Game, GameInfo, State, game_class, mix_seed, registered
+
+PREFIX = "meeple_"
+DEALS = 4096
+"""Default number of outcomes of the deal; raise the ``deals`` parameter for more variety."""
+
+_RESERVED = ("seats", "seed", "deals", "options")
+_SCALARS = (bool, int, float, str)
+_SEED_MASK = (1 << 63) - 1
+_ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
+
+
+def short_name(info: GameInfo) -> str:
+    """The OpenSpiel name of a meeple game: ``meeple_<name>``."""
+    return PREFIX + info.name
+
+
+def _scalar_options(info: GameInfo) -> dict[str, Any]:
+    return {
+        spec.name: spec.default
+        for spec in info.options
+        if isinstance(spec.default, _SCALARS) and spec.name not in _RESERVED
+    }
+
+
+def meeple_game(info: GameInfo, params: Mapping[str, Any]) -> Game:
+    """The configured meeple game that OpenSpiel parameters describe."""
+    options = json.loads(str(params.get("options", "{}")))
+    if not isinstance(options, dict):
+        raise ValueError(f"parameter 'options' must be a JSON object, got {options!r}")
+    for name, default in _scalar_options(info).items():
+        if name in params and params[name] != default:
+            options[name] = params[name]
+    return game_class(info.id)(seats=int(params.get("seats", info.min_seats)), options=options)
+
+
+def _has_deal(info: GameInfo) -> bool:
+    """Whether the game needs a seed: it draws during play or its setup depends on the seed."""
+    if info.chance:
+        return True
+    game = game_class(info.id)(seats=info.min_seats)
+    return bool(game.new_initial_state(0).to_json() != game.new_initial_state(1).to_json())
+
+
+def game_type(info: GameInfo) -> pyspiel.GameType:
+    """The pyspiel game type of a meeple game (shared by all its configurations)."""
+    parameters: dict[str, Any] = {
+        "seats": info.min_seats,
+        "seed": 0,
+        "deals": DEALS,
+        **_scalar_options(info),
+        "options": "{}",
+    }
+    kind = pyspiel.GameType
+    return kind(
+        short_name=short_name(info),
+        long_name=f"meeple {info.title}",
+        dynamics=kind.Dynamics.SIMULTANEOUS if info.simultaneous else kind.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            kind.ChanceMode.EXPLICIT_STOCHASTIC
+            if _has_deal(info)
+            else kind.ChanceMode.DETERMINISTIC
+        ),
+        information=(
+            kind.Information.IMPERFECT_INFORMATION
+            if info.hidden_information or info.simultaneous or info.chance
+            else kind.Information.PERFECT_INFORMATION
+        ),
+        utility=(
+            kind.Utility.ZERO_SUM
+            if info.min_seats == info.max_seats == 2
+            else kind.Utility.GENERAL_SUM
+        ),
+        reward_model=kind.RewardModel.TERMINAL,
+        max_num_players=info.max_seats,
+        min_num_players=info.min_seats,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class MeepleGame(pyspiel.Game):  # type: ignore[misc]
+    """A configured meeple game seen through OpenSpiel; :attr:`meeple` is the engine's game.
+
+    :func:`register_games` makes one subclass per game, which sets :attr:`info` and
+    :attr:`spiel_type`; pyspiel calls it with the parameters.
+    """
+
+    info: GameInfo
+    spiel_type: pyspiel.GameType
+
+    def __init__(self, params: Any = None) -> None:
+        params = dict(params or {})
+        spiel_type = self.spiel_type
+        self.meeple: Game = meeple_game(self.info, params)
+        self.seed = int(params.get("seed", 0))
+        self.deals = int(params.get("deals", DEALS))
+        if self.deals < 1:
+            raise ValueError(f"parameter 'deals' must be positive, got {self.deals}")
+        self.dealt = spiel_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        game = self.meeple
+        super().__init__(
+            spiel_type,
+            pyspiel.GameInfo(
+                num_distinct_actions=game.num_distinct_actions(),
+                max_chance_outcomes=self.deals if self.dealt else 0,
+                num_players=game.seats,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0 if spiel_type.utility == _ZERO_SUM else None,
+                max_game_length=game.max_game_length(),
+            ),
+            params,
+        )
+
+    def new_initial_state(self) -> MeepleState:
+        """The deal (a chance node), or the opening position for a game without one."""
+        if self.dealt:
+            return MeepleState(self)
+        return MeepleState(self, self.meeple.new_initial_state(self.seed))
+
+    def deal_seed(self, outcome: int) -> int:
+        """The meeple seed that outcome ``outcome`` of the deal stands for."""
+        return mix_seed(self.seed, outcome) & _SEED_MASK
+
+    def wrap(self, state: State) -> MeepleState:
+        """An OpenSpiel state around a meeple state of this game (with an empty history)."""
+        return MeepleState(self, state)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        return ViewObserver(self.meeple)
+
+
+def _rebuild(game_id: str, seats: int, options: dict[str, Any], data: Any) -> _Held:
+    return _Held(game_class(game_id)(seats=seats, options=options).state_from_json(data))
+
+
+class _Held:
+    """Holds the meeple state inside an OpenSpiel state's ``__dict__``.
+
+    pyspiel clones a Python state by deep-copying its ``__dict__`` and serializes it by
+    pickling that dict: this holder turns the first into :meth:`State.clone` and the second
+    into the state's full JSON, so neither copies the game object. It also keeps each seat's
+    view, string and tensor of the current position, as OpenSpiel asks for the observation
+    and the information state separately (the state's transitions clear it).
+    """
+
+    __slots__ = ("cache", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.cache: dict[tuple[str, int], Any] = {}
+
+    def view(self, seat: int) -> Any:
+        key = ("view", seat)
+        view = self.cache.get(key)
+        if view is None:
+            view = self.cache[key] = self.state.view(seat)
+        return view
+
+    def string(self, seat: int) -> str:
+        key = ("string", seat)
+        text = self.cache.get(key)
+        if text is None:
+            text = self.cache[key] = canonical_json(self.view(seat))
+        return str(text)
+
+    def tensor(self, seat: int) -> Vector:
+        key = ("tensor", seat)
+        tensor = self.cache.get(key)
+        if tensor is None:
+            tensor = self.cache[key] = encoder_for(self.state.game).encode(self.view(seat))
+        return tensor
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = self.state.game
+        return (_rebuild, (game.id, game.seats, dict(game.options), self.state.to_json()))
+
+
+class MeepleState(pyspiel.State):  # type: ignore[misc]
+    """A meeple state seen through OpenSpiel; :attr:`meeple` is the engine's state."""
+
+    def __init__(self, game: MeepleGame, state: State | None = None) -> None:
+        super().__init__(game)
+        # pyspiel's clone calls the class with the game alone and then copies __dict__ over;
+        # a state without a meeple state is the deal.
+        self._held: _Held | None = None if state is None else _Held(state)
+
+    @property
+    def meeple(self) -> State:
+        """The engine's state (raises before the deal)."""
+        if self._held is None:
+            raise ValueError("the match has not been dealt yet (a chance node)")
+        return self._held.state
+
+    # -- the standard API -------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._held is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        deciding = self._held.state.deciding_seats()
+        if not deciding:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if len(deciding) == 1:
+            return deciding[0]
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals: int = self.get_game().deals
+        return [(outcome, 1.0 / deals) for outcome in range(deals)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._held is None:
+            return []
+        return self._held.state.legal_actions(player)
+
+    def _apply_action(self, action: int) -> None:
+        if self._held is None:
+            game: MeepleGame = self.get_game()
+            self._held = _Held(game.meeple.new_initial_state(game.deal_seed(action)))
+            return
+        state = self._held.state
+        seat = state.current_seat()
+        if seat is None:
+            raise ValueError(f"no single seat decides now ({list(state.deciding_seats())})")
+        self._held.cache.clear()
+        state.apply(seat, int(action))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """One action per player; the entries of seats that do not decide now are ignored."""
+        held = self._held
+        if held is None:
+            raise ValueError("joint actions before the deal")
+        held.cache.clear()
+        state = held.state
+        for seat in state.deciding_seats():
+            if seat in state.deciding_seats():
+                state.apply(seat, int(actions[seat]))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        return self.meeple.game.format_action(action)
+
+    def is_terminal(self) -> bool:
+        return self._held is not None and self._held.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self._held is None:
+            return [0.0] * self.get_game().num_players()
+        return self._held.state.returns()
+
+    def __str__(self) -> str:
+        if self._held is None:
+            return "deal"
+        return canonical_json(self._held.state.to_json())
+
+    def view(self, player: int) -> Any:
+        """The player's meeple view; ``{}`` before the deal."""
+        return {} if self._held is None else self._held.view(player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
+        """A state ``player_id`` cannot tell from this one, redrawn by meeple's ``resample``."""
+        seed = int(probability_sampler() * _SEED_MASK)
+        return MeepleState(self.get_game(), self.meeple.resample(player_id, seed))
+
+
+class ViewObserver:
+    """The PyObserver of every meeple game: the view as a tensor and as canonical JSON."""
+
+    def __init__(self, game: Game) -> None:
+        self._encoder = encoder_for(game)
+        self.tensor: Vector = np.zeros(self._encoder.size, np.float32)
+        self.dict = {"view": self.tensor}
+
+    def set_from(self, state: MeepleState, player: int) -> None:
+        held = state._held
+        if held is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = held.tensor(player)
+
+    def string_from(self, state: MeepleState, player: int) -> str:
+        held = state._held
+        return "{}" if held is None else held.string(player)
+
+
+_REGISTERED: dict[str, type[MeepleGame]] = {}
+
+
+def register_games() -> list[str]:
+    """Register each meeple game not yet known to pyspiel; returns all the names registered."""
+    latest: dict[str, GameInfo] = {}
+    for info in registered():
+        if info.name not in latest or latest[info.name].version < info.version:
+            latest[info.name] = info
+    for info in latest.values():
+        name = short_name(info)
+        if name in _REGISTERED:
+            continue
+        spiel_type = game_type(info)
+        # A class, not a closure: a function that only pyspiel's registry still holds at
+        # exit is freed after the interpreter has shut down, which aborts the process.
+        cls = type(
+            f"Meeple{info.name.title().replace('_', '')}Game",
+            (MeepleGame,),
+            {"info": info, "spiel_type": spiel_type, "__module__": __name__},
+        )
+        pyspiel.register_game(spiel_type, cls)
+        _REGISTERED[name] = cls
+    return sorted(_REGISTERED)
+
+
+register_games()

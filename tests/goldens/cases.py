@@ -25,3 +25,10 @@ CASES += [
     )
     for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
 ]
+
+CASES += [
+    ("maiterra/2-seats-seed4.txt", "maiterra/1", 2, {}, 4, 4),
+    ("maiterra/3-seats-seed12.txt", "maiterra/1", 3, {}, 12, 12),
+    ("maiterra/4-seats-seed17.txt", "maiterra/1", 4, {}, 17, 17),
+    ("maiterra/2v2-teams-seed11.txt", "maiterra/1", 4, {"teams": "1122"}, 11, 11),
+]

@@ -1,0 +1,275 @@
+"""Every meeple game as a PettingZoo environment: AEC for all, Parallel for simultaneous play.
+
+``aec_env("maatatahay")`` and ``parallel_env("maiterra", seats=4, options={"teams": "1212"})``.
+Agents are ``seat_0 .. seat_{n-1}``. An observation is a dict: ``observation``, the seat's
+view encoded by :func:`meeple.adapters.encoding.encoder_for` (float32), and ``action_mask``
+(int8, one entry per action id, 1 where legal). Rewards come at the end: meeple's returns,
++1 per winner, -1 per other seat, 0 for all on a draw.
+
+- **AEC.** The agent to act is the first seat that decides now. In simultaneous planning
+  several seats decide at once; their sealed decisions do not depend on each other, so
+  taking them one seat at a time (each seeing only its own view) is the same game.
+- **Parallel.** Every live agent sends an action each step; those of seats that decide now
+  are applied in seat order, the others' are ignored (their masks are all zero). Meant for
+  games with simultaneous planning; it also plays sequential games, one seat per step.
+- **Illegal actions.** An action the mask forbids ends the episode: the seat that sent it
+  gets ``illegal_reward`` (default -1), every other seat 0, and its info says
+  ``illegal_action``. (PettingZoo's terminate-on-illegal policy, built in.)
+- **Seeding.** ``reset(seed=s)`` seeds a generator that draws each match's seed, so equal
+  seeds give equal episodes; ``reset()`` goes on with the next match of that sequence.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.adapters.encoding import action_mask, canonical_json, encoder_for
+from meeple.core import Game, Seat, State, load_game
+
+SEED_BITS = 53
+"""Match seeds stay below 2**53, as in match records."""
+
+
+def agent_name(seat: Seat) -> str:
+    return f"seat_{seat}"
+
+
+class _Table:
+    """What both environments share: the configured game, its spaces, the match, seeding."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        seats: int | None,
+        options: Mapping[str, Any] | None,
+        illegal_reward: float,
+    ) -> None:
+        self.game = game if isinstance(game, Game) else load_game(game, seats, options)
+        info = self.game.info
+        self.encoder = encoder_for(self.game)
+        self.illegal_reward = float(illegal_reward)
+        self.agents_all = [agent_name(seat) for seat in range(self.game.seats)]
+        size = self.game.num_distinct_actions()
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        self.encoder.low, self.encoder.high, dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
+                }
+            )
+            for agent in self.agents_all
+        }
+        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.agents_all}
+        self.name = f"meeple_{info.name}_v{info.version}"
+        self._seeds = random.Random()
+        self.state: State = self.game.new_initial_state(0)
+        self.illegal: Seat | None = None
+
+    def new_match(self, seed: int | None) -> None:
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.state = self.game.new_initial_state(self._seeds.getrandbits(SEED_BITS))
+        self.illegal = None
+
+    def observe(self, seat: Seat) -> dict[str, Any]:
+        state = self.state
+        return {
+            "observation": self.encoder.encode(state.view(seat)),
+            "action_mask": action_mask(state, seat),
+        }
+
+    def play(self, seat: Seat, action: Any) -> bool:
+        """Apply a seat's action; False (and the match ends) if it was illegal."""
+        action = int(action)
+        if action not in self.state.legal_actions(seat):
+            self.illegal = seat
+            return False
+        self.state.apply(seat, action)
+        return True
+
+    def over(self) -> bool:
+        return self.illegal is not None or self.state.is_terminal()
+
+    def final_rewards(self) -> list[float]:
+        if self.illegal is not None:
+            return [
+                self.illegal_reward if seat == self.illegal else 0.0
+                for seat in range(self.game.seats)
+            ]
+        return self.state.returns()
+
+    def info(self, seat: Seat) -> dict[str, Any]:
+        return {"illegal_action": True} if self.illegal == seat else {}
+
+    def render(self) -> str:
+        return canonical_json(self.state.view(None))
+
+
+class MeepleAECEnv(AECEnv):  # type: ignore[misc]
+    """A meeple game as a PettingZoo AEC environment (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = _Table(game, seats, options, illegal_reward)
+        self.metadata = {
+            "name": self.table.name,
+            "render_modes": ["ansi"],
+            "is_parallelizable": self.table.game.info.simultaneous,
+        }
+        self.possible_agents = list(self.table.agents_all)
+        self.observation_spaces = self.table.observation_spaces
+        self.action_spaces = self.table.action_spaces
+        self.render_mode = render_mode
+        self._start()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        deciding = self.table.state.deciding_seats()
+        if deciding:
+            self.agent_selection = agent_name(deciding[0])
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.new_match(seed)
+        self._start()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.observe(self.possible_agents.index(agent))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.table.play(seat, action)
+        if self.table.over():
+            for other, reward in zip(self.agents, self.table.final_rewards(), strict=True):
+                self.rewards[other] = reward
+                self.terminations[other] = True
+                self.infos[other] = self.table.info(self.possible_agents.index(other))
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        return self.table.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A meeple game as a PettingZoo Parallel environment (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.table = _Table(game, seats, options, illegal_reward)
+        self.metadata = {"name": self.table.name, "render_modes": ["ansi"]}
+        self.possible_agents = list(self.table.agents_all)
+        self.observation_spaces = self.table.observation_spaces
+        self.action_spaces = self.table.action_spaces
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observations(self, agents: list[str]) -> dict[str, Any]:
+        return {agent: self.table.observe(self.possible_agents.index(agent)) for agent in agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.table.new_match(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(self.agents), {agent: {} for agent in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        table = self.table
+        for seat in table.state.deciding_seats():
+            agent = agent_name(seat)
+            if agent not in actions:
+                raise ValueError(f"{agent} decides now and sent no action")
+            if seat in table.state.deciding_seats() and not table.play(seat, actions[agent]):
+                break
+        live = list(self.agents)
+        over = table.over()
+        rewards = dict.fromkeys(live, 0.0)
+        if over:
+            rewards = dict(zip(live, table.final_rewards(), strict=True))
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, False)
+        infos = {agent: table.info(self.possible_agents.index(agent)) for agent in live}
+        observations = self._observations(live)
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.table.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def aec_env(
+    game: str | Game,
+    seats: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> MeepleAECEnv:
+    """The AEC environment of a game: ``aec_env("maatatahay")``."""
+    return MeepleAECEnv(game, seats, options, **kwargs)
+
+
+def parallel_env(
+    game: str | Game,
+    seats: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> MeepleParallelEnv:
+    """The Parallel environment of a game: ``parallel_env("maiterra", seats=3)``."""
+    return MeepleParallelEnv(game, seats, options, **kwargs)

@@ -1,0 +1,109 @@
+"""The PettingZoo environments pass PettingZoo's own tests for every game and seat count."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+from meeple.adapters.encoding import canonical_json
+from meeple.adapters.pettingzoo import aec_env, parallel_env
+from meeple.core import game_class
+from tests.adapters.conftest import CONFIGURATIONS, IDS
+
+# PettingZoo's api_test warns about dict observations (and Dict observation spaces) unless
+# the environment is one of its own classic games, which it lists by name; an action mask in
+# the observation is what it asks for, so these two warnings say nothing about us.
+PETTINGZOO_WARNINGS = (
+    "ignore:Observation is not a NumPy array:UserWarning",
+    "ignore:Observation space for each agent probably should be:UserWarning",
+)
+
+
+def pettingzoo_warnings(test: Callable[..., None]) -> Callable[..., None]:
+    for rule in PETTINGZOO_WARNINGS:
+        test = pytest.mark.filterwarnings(rule)(test)
+    return test
+
+
+SIMULTANEOUS = [(n, s) for n, s in CONFIGURATIONS if game_class(n).info.simultaneous]
+SIMULTANEOUS_IDS = [f"{n}-{s}" for n, s in SIMULTANEOUS]
+
+
+@pettingzoo_warnings
+@pytest.mark.parametrize(("name", "seats"), CONFIGURATIONS, ids=IDS)
+def test_aec_api_test(name: str, seats: int) -> None:
+    api_test(aec_env(name, seats), num_cycles=40)
+
+
+@pytest.mark.parametrize(("name", "seats"), CONFIGURATIONS, ids=IDS)
+def test_aec_seed_test(name: str, seats: int) -> None:
+    seed_test(lambda: aec_env(name, seats), num_cycles=20)
+
+
+@pettingzoo_warnings
+@pytest.mark.parametrize(("name", "seats"), SIMULTANEOUS, ids=SIMULTANEOUS_IDS)
+def test_parallel_api_test(name: str, seats: int) -> None:
+    parallel_api_test(parallel_env(name, seats), num_cycles=40)
+
+
+@pytest.mark.parametrize(("name", "seats"), SIMULTANEOUS, ids=SIMULTANEOUS_IDS)
+def test_parallel_seed_test(name: str, seats: int) -> None:
+    parallel_seed_test(lambda: parallel_env(name, seats), num_cycles=20)
+
+
+def test_aec_plays_a_match_to_the_end_with_masked_random_actions() -> None:
+    env = aec_env("toy_orders", 3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        assert seat in env.table.state.deciding_seats()
+        mask = observation["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    assert env.agents == []
+    assert env.table.state.is_terminal()
+    assert steps <= env.table.game.max_game_length()
+
+
+def test_observation_is_the_encoded_view_of_the_seat() -> None:
+    env = aec_env("maatatahay")
+    env.reset(seed=1)
+    view = env.table.state.view(1)
+    observation = env.observe("seat_1")
+    np.testing.assert_array_equal(observation["observation"], env.table.encoder.encode(view))
+    assert env.render() is None
+    env.render_mode = "ansi"
+    assert env.render() == canonical_json(env.table.state.view(None))
+
+
+def test_an_illegal_action_ends_the_match_against_the_seat_that_sent_it() -> None:
+    env = aec_env("toy_tricks")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1.0
+    assert env.infos[agent] == {"illegal_action": True}
+    assert sum(env.rewards.values()) == -1.0
+
+
+def test_parallel_applies_only_the_deciding_seats_actions() -> None:
+    env = parallel_env("toy_orders", 2)
+    observations, _ = env.reset(seed=0)
+    end = env.table.game.num_distinct_actions() - 1
+    observations, *_ = env.step({"seat_0": end, "seat_1": 0})
+    assert env.table.state.deciding_seats() == (1,)
+    assert observations["seat_0"]["action_mask"].sum() == 0
+    observations, _, terminations, *_ = env.step({"seat_0": 0, "seat_1": end})
+    assert env.table.state.view(0)["round"] == 1
+    assert not any(terminations.values())

@@ -5,11 +5,13 @@ from __future__ import annotations
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
 from meeple.ai.levels import LEVELS
+from meeple.ai.manafields_heuristic import HeuristicBot
 from meeple.ai.random_bot import RandomBot
 
 _BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
 }
 _BOTS.update({lvl.bot_name: lvl.make for lvl in LEVELS.values()})
 

@@ -14,9 +14,7 @@ PAIRINGS = [(a, b) for a in FACTIONS for b in FACTIONS]
 
 @pytest.mark.parametrize(("faction0", "faction1"), PAIRINGS)
 def test_conformance_per_pairing(faction0: str, faction1: str) -> None:
-    game = load_game(
-        "manafields", 2, {"faction0": faction0, "faction1": faction1, "turn_limit": 3}
-    )
+    game = load_game("manafields", 2, {"faction0": faction0, "faction1": faction1, "turn_limit": 3})
     report = run_conformance(game, playouts=1, properties=False)
     assert report.playouts == 1
 

@@ -6,13 +6,14 @@ so each example's rolls are fixed and written out in the test.
 
 from __future__ import annotations
 
+from tests.games.manafields.builders import act, event, position, slot
+
 from meeple.core.rng import Rng
 from meeple.games.manafields.data import RULES
-from tests.games.manafields.builders import act, event, position, slot
 
 
 def test_worked_fight_spearmen_against_boyz() -> None:
-    """"1) Gather a number of dice equal to the attacking unit's remaining HP 2) Roll those
+    """ "1) Gather a number of dice equal to the attacking unit's remaining HP 2) Roll those
     dice "To Hit" the target. 3) Remove all results that are lower than the attacking
     unit's To Hit stat. 4) Roll the remaining dice "To Break" the enemy's armour. 5) Remove
     all results that are lower than the target unit's Armour stat. 6) Multiply the number
@@ -43,7 +44,7 @@ def test_worked_fight_seed_5_breaks_every_hit() -> None:
 
 
 def test_dice_equal_remaining_hp() -> None:
-    """"Gather a number of dice equal to the attacking unit's remaining HP": an injured
+    """ "Gather a number of dice equal to the attacking unit's remaining HP": an injured
     unit rolls fewer dice."""
     state = position({"D": ("e5", 2), "J": "e6"}, seed=3)
     fight = event(act(state, "fight D J"), "fight")
@@ -68,7 +69,7 @@ def test_procedure_matches_an_independent_count() -> None:
 
 
 def test_shoot_uses_the_same_procedure() -> None:
-    """"When making an attack (with a Fight Order, or a Shoot Order), the procedure is as
+    """ "When making an attack (with a Fight Order, or a Shoot Order), the procedure is as
     follows": Longbowmen (F: 4 HP) shoot with 4 dice."""
     state = position({"F": "e2", "J": "e6"}, seed=2)
     shot = event(act(state, "shoot F J"), "shoot")
@@ -77,7 +78,7 @@ def test_shoot_uses_the_same_procedure() -> None:
 
 
 def test_kill_gives_morale_and_removes_the_unit() -> None:
-    """"Each time you destroy an enemy unit, you will receive 1 Morale (to a maximum of
+    """ "Each time you destroy an enemy unit, you will receive 1 Morale (to a maximum of
     5)."""
     state = position({"D": "e5", "J": ("e6", 1)}, seed=1)
     act(state, "fight D J")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from meeple.games.manafields.data import RULES, ZOMBIE
 from tests.games.manafields.builders import act, event, is_legal, position, slot
+
+from meeple.games.manafields.data import RULES, ZOMBIE
 
 # Humans A-F: Lord Marshal, Priestess, Veteran Spearmen, Spearmen, Knights, Longbowmen.
 # Elves: High Warden, Spellweaver, Bladedancers, Wild Riders, Waystalkers, Sentinels.
@@ -12,7 +13,7 @@ from tests.games.manafields.builders import act, event, is_legal, position, slot
 
 
 def test_humans_troops_next_to_friends_deal_one_more_in_fights() -> None:
-    """"Passive: Human Troops that are adjacent to friendly units gain +1 Damage during
+    """ "Passive: Human Troops that are adjacent to friendly units gain +1 Damage during
     Fight Orders." """
     alone = position({"D": "e5", "J": "e6"})
     assert event(act(alone, "fight D J"), "fight")["damage_per_die"] == 1
@@ -23,7 +24,7 @@ def test_humans_troops_next_to_friends_deal_one_more_in_fights() -> None:
 
 
 def test_humans_ability_units_count_three_until_your_next_turn() -> None:
-    """"Faction Ability Order: Until your next turn, all friendly units count as 3 when
+    """ "Faction Ability Order: Until your next turn, all friendly units count as 3 when
     determining control of objectives." """
     state = position({"A": "j3", "D": "e5", "G": "a8", "I": "e6", "J": "f6"})
     assert state.controller(1) == 1
@@ -39,7 +40,7 @@ def test_humans_ability_units_count_three_until_your_next_turn() -> None:
 
 
 def test_elves_get_a_free_move_after_a_fight_while_still_adjacent() -> None:
-    """"Passive: Non-Cavalry units that receive a Fight Order can immediately receive a
+    """ "Passive: Non-Cavalry units that receive a Fight Order can immediately receive a
     Move Order for free (0 Order Points) if they are still adjacent to enemy units." """
     state = position({"C": "e5", "J": "e6"}, "elves", "orcs", seed=6)
     act(state, "fight C J")
@@ -58,7 +59,7 @@ def test_elves_get_a_free_move_after_a_fight_while_still_adjacent() -> None:
 
 
 def test_elves_ability_teleports_three_units_to_empty_objective_squares() -> None:
-    """"Faction Ability Order: Pick 3 units, teleport them to any empty objective
+    """ "Faction Ability Order: Pick 3 units, teleport them to any empty objective
     square." """
     state = position({"A": "a3", "C": "b3", "D": "c3", "E": "e2", "J": "e6"}, "elves", "orcs")
     state.morale[0] = 5
@@ -75,7 +76,7 @@ def test_elves_ability_teleports_three_units_to_empty_objective_squares() -> Non
 
 
 def test_orcs_injured_troops_add_seven_dice_in_fights() -> None:
-    """"Passive: When receiving a Fight Order, injured Orc Troops add 7 to the number of
+    """ "Passive: When receiving a Fight Order, injured Orc Troops add 7 to the number of
     dice they roll (to a maximum of their original HP total)." """
     state = position({"C": ("e5", 3), "J": "e6"}, "orcs", "humans")
     assert event(act(state, "fight C J"), "fight")["dice"] == 7  # min(3 + 7, 7)
@@ -88,7 +89,7 @@ def test_orcs_injured_troops_add_seven_dice_in_fights() -> None:
 
 
 def test_orcs_ability_first_three_fights_free() -> None:
-    """"Faction Ability Order: The first 3 Fight Orders issued this turn are free (0
+    """ "Faction Ability Order: The first 3 Fight Orders issued this turn are free (0
     Order Points)." """
     units = {"C": "b5", "D": "e5", "E": "h5", "F": "c2", "I": "b6", "J": "e6", "K": "h6"}
     state = position({**units, "L": "c3"}, "orcs", "humans", seed=2)
@@ -102,7 +103,7 @@ def test_orcs_ability_first_three_fights_free() -> None:
 
 
 def test_undead_enemies_dying_near_an_undead_hero_return_as_zombies() -> None:
-    """"Passive: Whenever an enemy non-Zombie unit dies within 5 squares of an Undead Hero,
+    """ "Passive: Whenever an enemy non-Zombie unit dies within 5 squares of an Undead Hero,
     it returns as a Zombie." """
     state = position({"D": ("e5", 1), "I": "e6", "H": "e9", "A": "a3"}, "humans", "undead", turn=3)
     for seed in range(50):
@@ -126,7 +127,7 @@ def test_undead_enemies_dying_near_an_undead_hero_return_as_zombies() -> None:
 
 
 def test_zombies_do_not_return() -> None:
-    """"... an enemy non-Zombie unit ...": a Zombie that dies stays dead."""
+    """ "... an enemy non-Zombie unit ...": a Zombie that dies stays dead."""
     state = position({"L": ("e6", 1), "D": "e5", "H": "e9", "A": "a3"}, "humans", "undead")
     for seed in range(50):
         trial = state.clone()
@@ -138,7 +139,7 @@ def test_zombies_do_not_return() -> None:
 
 
 def test_undead_ability_zombies_blow_up() -> None:
-    """"Faction Ability Order: Pick 3 Zombie units, they each blow up dealing 3 Damage to
+    """ "Faction Ability Order: Pick 3 Zombie units, they each blow up dealing 3 Damage to
     all adjacent units (friend or foe)." """
     state = position({"F": "e5", "C": "e4", "I": "e6", "J": "d5", "G": "a3"}, "undead", "humans")
     state.morale[0] = 5

@@ -9,10 +9,10 @@ L Spear Chukkas (Archers).
 from __future__ import annotations
 
 import pytest
+from tests.games.manafields.builders import act, event, is_legal, legal_texts, position, slot
 
 from meeple.core.errors import IllegalAction
 from meeple.games.manafields.rules import ManafieldsState
-from tests.games.manafields.builders import act, event, is_legal, legal_texts, position, slot
 
 
 def moves_of(state: ManafieldsState, letter: str) -> set[str]:
@@ -21,14 +21,14 @@ def moves_of(state: ManafieldsState, letter: str) -> set[str]:
 
 
 def test_move_costs_one_order_point() -> None:
-    """"Move Order (Cost: 1 OP *)": a unit within 4 of an enemy pays 1."""
+    """ "Move Order (Cost: 1 OP *)": a unit within 4 of an enemy pays 1."""
     state = position({"D": "e4", "J": "e8"})
     event_ = event(act(state, "move D e5"), "move")
     assert event_["cost"] == 1 and state.op == 2
 
 
 def test_free_move_far_from_enemies_without_orders() -> None:
-    """"Units that are not within 4 of enemies and have not received any orders this turn
+    """ "Units that are not within 4 of enemies and have not received any orders this turn
     can receive a Move Order for 0 OP" """
     state = position({"D": "e3", "J": "e8"})  # 5 away
     assert event(act(state, "move D e4"), "move")["cost"] == 0
@@ -38,7 +38,7 @@ def test_free_move_far_from_enemies_without_orders() -> None:
 
 
 def test_no_free_move_after_another_order() -> None:
-    """"... and have not received any orders this turn": an order other than a Move also
+    """ "... and have not received any orders this turn": an order other than a Move also
     ends the free move (the Priestess heals, then moves for 1)."""
     state = position({"B": ("e3", 1), "J": "e9"})
     act(state, "ability B B")
@@ -46,7 +46,7 @@ def test_no_free_move_after_another_order() -> None:
 
 
 def test_move_up_to_speed_with_diagonals_counting_two() -> None:
-    """"Move a unit a number of squares equal to their Speed" and "for both movement and
+    """ "Move a unit a number of squares equal to their Speed" and "for both movement and
     the ranges of weapons and abilities, diagonal squares count as 2 instead of 1." """
     state = position({"D": "e1", "J": "e9"})  # Speed 3
     reached = moves_of(state, "D")
@@ -56,7 +56,7 @@ def test_move_up_to_speed_with_diagonals_counting_two() -> None:
 
 
 def test_no_moving_through_terrain_or_units() -> None:
-    """"Units cannot move through terrain, or other units" """
+    """ "Units cannot move through terrain, or other units" """
     # d4 is terrain. A unit on d3 with Speed 3 cannot go straight north past it.
     state = position({"D": "d3", "C": "c3", "J": "j9"})
     reached = moves_of(state, "D")
@@ -70,7 +70,7 @@ def test_no_moving_through_terrain_or_units() -> None:
 
 
 def test_move_from_adjacent_costs_two() -> None:
-    """"If the unit begins its Move adjacent to an enemy, this Order costs 2 instead of
+    """ "If the unit begins its Move adjacent to an enemy, this Order costs 2 instead of
     1" """
     state = position({"D": "e5", "J": "e6"})
     assert event(act(state, "move D c5"), "move")["cost"] == 2
@@ -78,7 +78,7 @@ def test_move_from_adjacent_costs_two() -> None:
 
 
 def test_fight_costs_one_against_adjacent() -> None:
-    """"Fight Order (Cost: 1 OP) - Fight in melee with a unit, against an adjacent
+    """ "Fight Order (Cost: 1 OP) - Fight in melee with a unit, against an adjacent
     target" and "'adjacent' always means cardinally (North, South, East, West) unless
     diagonals are also specified." """
     state = position({"D": "e5", "J": "e6", "I": "f6"})
@@ -89,7 +89,7 @@ def test_fight_costs_one_against_adjacent() -> None:
 
 
 def test_fight_once_per_turn() -> None:
-    """"Each unit can only receive a Fight Order once per turn" """
+    """ "Each unit can only receive a Fight Order once per turn" """
     state = position({"D": "e5", "J": "e6", "I": "d5"})
     act(state, "fight D J")
     assert not is_legal(state, "fight D I")
@@ -98,7 +98,7 @@ def test_fight_once_per_turn() -> None:
 
 
 def test_shoot_costs_two_within_range() -> None:
-    """"Shoot Order (Cost: 2 OP) - Shoot with a unit, against a target within their
+    """ "Shoot Order (Cost: 2 OP) - Shoot with a unit, against a target within their
     shooting Range": Longbowmen (Range 5) that moved pay 2; 6 away is out of range."""
     state = position({"F": "e1", "J": "e7", "I": "a4"})
     act(state, "move F e2")
@@ -110,20 +110,20 @@ def test_shoot_costs_two_within_range() -> None:
 
 
 def test_shoot_once_per_turn() -> None:
-    """"Each unit can only receive a Shoot Order once per turn" """
+    """ "Each unit can only receive a Shoot Order once per turn" """
     state = position({"F": "e2", "J": "e7", "I": "d6"})
     act(state, "shoot F J")
     assert not is_legal(state, "shoot F I")
 
 
 def test_no_shooting_while_adjacent_to_an_enemy() -> None:
-    """"The shooting unit may not be adjacent to any enemy units" """
+    """ "The shooting unit may not be adjacent to any enemy units" """
     state = position({"F": "e2", "J": "e6", "I": "e3"})
     assert not is_legal(state, "shoot F J")
 
 
 def test_heroes_next_to_their_troops_cannot_be_shot() -> None:
-    """"Enemy Heroes cannot be targeted if they are adjacent to enemy Troops" """
+    """ "Enemy Heroes cannot be targeted if they are adjacent to enemy Troops" """
     state = position({"F": "e2", "H": "e6", "J": "e7"})
     assert not is_legal(state, "shoot F H")
     state = position({"F": "e2", "H": "e6", "J": "f7"})  # diagonal: not adjacent
@@ -131,7 +131,7 @@ def test_heroes_next_to_their_troops_cannot_be_shot() -> None:
 
 
 def test_heroic_ability_costs_one_for_a_hero() -> None:
-    """"Heroic Ability Order (Cost: 1 OP / 0 OP) - Carry out a Hero's unique Heroic
+    """ "Heroic Ability Order (Cost: 1 OP / 0 OP) - Carry out a Hero's unique Heroic
     Ability": the Priestess mends 3 HP for 1 OP."""
     state = position({"B": "e3", "D": ("e4", 2), "J": "e9"})
     act(state, "ability B D")
@@ -139,14 +139,14 @@ def test_heroic_ability_costs_one_for_a_hero() -> None:
 
 
 def test_general_ability_is_free() -> None:
-    """"Your General can use their Heroic Ability for free (0 Order Points) each turn" """
+    """ "Your General can use their Heroic Ability for free (0 Order Points) each turn" """
     state = position({"A": "e3", "D": "e4", "J": "e9"})
     act(state, "ability A D")  # Shield Wall: +1 Armour until your next turn
     assert state.op == 3 and state.warded[slot("D")]
 
 
 def test_ability_once_per_hero_per_turn() -> None:
-    """"Each Hero can use their Ability no more than once per turn" """
+    """ "Each Hero can use their Ability no more than once per turn" """
     state = position({"B": "e3", "D": ("e4", 1), "C": ("d3", 1), "J": "e9"})
     act(state, "ability B D")
     assert not is_legal(state, "ability B C")
@@ -163,7 +163,7 @@ def test_ability_range_counts_diagonals_as_two() -> None:
 
 
 def test_faction_ability_costs_five_morale_and_no_op() -> None:
-    """"Faction Ability Order (Cost: 0 OP, 5 Morale)" """
+    """ "Faction Ability Order (Cost: 0 OP, 5 Morale)" """
     state = position({"A": "e3", "J": "e9"})
     assert not is_legal(state, "faction")
     state.morale[0] = 5

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from meeple.games.manafields import Manafields
 from tests.games.manafields.builders import act, event, position, slot
+
+from meeple.games.manafields import Manafields
 
 # Objectives: west b5 c5 b6 c6, centre e5 f5 e6 f6, east h5 i5 h6 i6.
 
 
 def test_aim_is_a_twelve_point_lead() -> None:
-    """"The aim of the game is to be the first player to reach a 12 point lead." """
+    """ "The aim of the game is to be the first player to reach a 12 point lead." """
     state = position({"A": "e5", "D": "f5", "G": "j9"})
     state.score = [9, 0]
     act(state, "end")  # centre + General on it: 2 points -> lead 11
@@ -22,14 +23,14 @@ def test_aim_is_a_twelve_point_lead() -> None:
 
 
 def test_second_player_starts_with_one_point() -> None:
-    """"The player going second receives 1 point when the game begins." """
+    """ "The player going second receives 1 point when the game begins." """
     state = Manafields().new_initial_state(3)
     assert state.score == [0, 1]
     assert state.active == 0
 
 
 def test_points_come_at_the_end_of_your_own_turn() -> None:
-    """"After that, players score points at the end of each of their turns" """
+    """ "After that, players score points at the end of each of their turns" """
     state = position({"A": "e5", "G": "j9"})
     act(state, "move A e6")
     assert state.score == [0, 1]
@@ -40,14 +41,14 @@ def test_points_come_at_the_end_of_your_own_turn() -> None:
 
 
 def test_one_point_per_objective_controlled() -> None:
-    """"1 point for each objective that you control" """
+    """ "1 point for each objective that you control" """
     state = position({"A": "j3", "C": "b5", "D": "h6", "G": "a8"})
     act(state, "end")
     assert state.score[0] == 2
 
 
 def test_general_on_a_controlled_objective() -> None:
-    """"1 point if your General is standing on an objective that you control" """
+    """ "1 point if your General is standing on an objective that you control" """
     state = position({"A": "e5", "G": "j9"})
     assert state.points_now(0) == {
         "objectives": 1,
@@ -58,7 +59,7 @@ def test_general_on_a_controlled_objective() -> None:
 
 
 def test_six_points_for_killing_the_enemy_general() -> None:
-    """"6 points for killing the enemy General" """
+    """ "6 points for killing the enemy General" """
     state = position({"A": "j3", "D": "e5", "G": ("e6", 1)}, seed=1)
     act(state, "fight D G")
     assert state.hp[slot("G")] == 0
@@ -67,7 +68,7 @@ def test_six_points_for_killing_the_enemy_general() -> None:
 
 
 def test_control_needs_more_friendly_than_enemy_units() -> None:
-    """"Players control objectives if there are more friendly than enemy units standing
+    """ "Players control objectives if there are more friendly than enemy units standing
     on them." Equal numbers: nobody controls it."""
     state = position({"A": "j3", "C": "e5", "G": "a8", "J": "f6"})
     assert state.controller(1) == -1
@@ -76,7 +77,7 @@ def test_control_needs_more_friendly_than_enemy_units() -> None:
 
 
 def test_general_in_deployment_zone_scores_nothing() -> None:
-    """"Note that your General must be outside of your deployment zone (or dead) in order
+    """ "Note that your General must be outside of your deployment zone (or dead) in order
     for your units to count towards objectives, and in order to score points." """
     state = position({"A": "e2", "C": "e5", "G": "a8", "J": "f6"})
     assert state.controller(1) == 1  # C does not count; the enemy's J does
@@ -88,7 +89,7 @@ def test_general_in_deployment_zone_scores_nothing() -> None:
 
 
 def test_three_order_points_and_two_on_the_first_turn() -> None:
-    """"Each turn, players receive 3 Order Points" ... "(Note: the player taking the
+    """ "Each turn, players receive 3 Order Points" ... "(Note: the player taking the
     first turn of the game receives 2 Order Points instead of 3)" """
     state = Manafields().new_initial_state(1)
     assert state.op == 2

@@ -3,8 +3,9 @@ objectives' buffs from Heroes."""
 
 from __future__ import annotations
 
-from meeple.games.manafields.combat import NO_TURN
 from tests.games.manafields.builders import act, event, is_legal, position, slot
+
+from meeple.games.manafields.combat import NO_TURN
 
 # Humans A-F: Lord Marshal, Priestess, Veteran Spearmen (Infantry, level 2), Spearmen
 # (Infantry), Knights (Cavalry), Longbowmen (Archers). Orcs G-L: Warboss, Shaman, Ironjaws,
@@ -12,19 +13,19 @@ from tests.games.manafields.builders import act, event, is_legal, position, slot
 
 
 def test_infantry_plus_one_against_cavalry() -> None:
-    """"Infantry: +1 Damage against Cavalry" """
+    """ "Infantry: +1 Damage against Cavalry" """
     state = position({"D": "e5", "K": "e6"})
     assert event(act(state, "fight D K"), "fight")["damage_per_die"] == 2
 
 
 def test_cavalry_plus_one_against_archers() -> None:
-    """"Cavalry: +1 Damage against Archers" """
+    """ "Cavalry: +1 Damage against Archers" """
     state = position({"E": "e5", "L": "e6"})
     assert event(act(state, "fight E L"), "fight")["damage_per_die"] == 2
 
 
 def test_archers_plus_one_against_infantry() -> None:
-    """"Archers: +1 Damage against Infantry" """
+    """ "Archers: +1 Damage against Infantry" """
     state = position({"F": "e2", "J": "e6"})
     assert event(act(state, "shoot F J"), "shoot")["damage_per_die"] == 2
     state = position({"F": "e2", "G": "e6"})
@@ -32,7 +33,7 @@ def test_archers_plus_one_against_infantry() -> None:
 
 
 def test_infantry_that_moved_may_fight_diagonally() -> None:
-    """"Infantry that made a Move Order this turn can select diagonal targets for Fight
+    """ "Infantry that made a Move Order this turn can select diagonal targets for Fight
     Orders." """
     state = position({"D": "e4", "J": "f6"})
     assert not is_legal(state, "fight D J")
@@ -44,7 +45,7 @@ def test_infantry_that_moved_may_fight_diagonally() -> None:
 
 
 def test_infantry_targeted_last_turn_score_automatic_sixes() -> None:
-    """"Infantry units that were targeted by a Fight Order last turn score a number of
+    """ "Infantry units that were targeted by a Fight Order last turn score a number of
     automatic 6's To Hit (equal to their level) this turn." """
     state = position({"C": "e5", "D": "d6", "J": "e6"}, turn=3)  # the Orcs' turn
     state.rng.state = 11
@@ -58,7 +59,7 @@ def test_infantry_targeted_last_turn_score_automatic_sixes() -> None:
 
 
 def test_cavalry_impact_after_a_straight_move() -> None:
-    """"Cavalry units that start a move without adjacent enemies, and finish that move in a
+    """ "Cavalry units that start a move without adjacent enemies, and finish that move in a
     straight line, deal Damage to an enemy in the direction of travel." """
     state = position({"E": "e1", "J": "e5"})
     events = act(state, "move E e4")
@@ -76,7 +77,7 @@ def test_cavalry_impact_after_a_straight_move() -> None:
 
 
 def test_cavalry_impact_more_with_a_unit_behind() -> None:
-    """"If the impacted unit has a non-empty square behind, this unit deals additional
+    """ "If the impacted unit has a non-empty square behind, this unit deals additional
     Damage (equal to their level)." Orc Wolf Riders (level 2) hit Human Archers (+1)."""
     state = position({"K": "e10", "F": "e6", "D": "e5"}, turn=3)
     data = event(act(state, "move K e7"), "impact")
@@ -84,7 +85,7 @@ def test_cavalry_impact_more_with_a_unit_behind() -> None:
 
 
 def test_archers_shoot_for_one_op_before_moving() -> None:
-    """"Archers that did not move earlier in the turn can carry out a Shoot Order for 1 OP
+    """ "Archers that did not move earlier in the turn can carry out a Shoot Order for 1 OP
     instead of 2." """
     state = position({"F": "e2", "J": "e6"})
     act(state, "shoot F J")
@@ -92,7 +93,7 @@ def test_archers_shoot_for_one_op_before_moving() -> None:
 
 
 def test_archers_resting_two_turns_score_automatic_sixes() -> None:
-    """"Archers that did not receive any orders on this turn and their previous turn gain a
+    """ "Archers that did not receive any orders on this turn and their previous turn gain a
     number of automatic 6's To Hit (equal to their level) this turn." """
     state = position({"F": "e2", "J": "e6"})
     state.last_order[slot("F")] = NO_TURN
@@ -106,7 +107,7 @@ def test_archers_resting_two_turns_score_automatic_sixes() -> None:
 
 
 def test_heroes_on_objectives_give_plus_one_to_hit() -> None:
-    """"All friendly units on that objective gain +1 to their rolls To Hit" """
+    """ "All friendly units on that objective gain +1 to their rolls To Hit" """
     state = position({"B": "f5", "D": "e5", "J": "e4"})
     assert event(act(state, "fight D J"), "fight")["to_hit_bonus"] == 1
     state = position({"B": "g5", "D": "e5", "J": "e4"})
@@ -114,7 +115,7 @@ def test_heroes_on_objectives_give_plus_one_to_hit() -> None:
 
 
 def test_heroes_on_objectives_heal_at_the_start_of_each_turn() -> None:
-    """"All friendly units on that objective heal 1 HP at the start of each turn" (at the
+    """ "All friendly units on that objective heal 1 HP at the start of each turn" (at the
     start of each of their own turns: a decision)."""
     state = position({"B": ("f5", 3), "D": ("e5", 2), "C": ("d5", 2), "J": "a8"}, turn=1)
     events = act(state, "end")

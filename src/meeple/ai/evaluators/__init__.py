@@ -11,18 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.ai.evaluators.maatatahay import evaluate_maatatahay
+from meeple.ai.evaluators.manafields import evaluate_manafields
 from meeple.core import Seat, State
 
 Evaluator = Callable[[State, Seat], float]
 
 _EVALUATORS: dict[str, Evaluator] = {
     "maatatahay": evaluate_maatatahay,
+    "manafields": evaluate_manafields,
 }
 
 
 _SCALES: dict[str, float] = {
     # Score units that read as a clear lead: search squashes with tanh(score / scale).
     "maatatahay": 4.0,
+    "manafields": 6.0,
 }
 
 

@@ -12,12 +12,14 @@ import rich.json
 from rich.console import RenderableType
 
 from meeple.cli.render.maatatahay import render_maatatahay
+from meeple.cli.render.manafields import render_manafields
 from meeple.core.types import JSON
 
 Renderer = Callable[[JSON], RenderableType]
 
 _RENDERERS: dict[str, Renderer] = {
     "maatatahay": render_maatatahay,
+    "manafields": render_manafields,
 }
 
 

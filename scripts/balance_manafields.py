@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Manafields balance by self-play: the heuristic bot against itself on every pairing.
+
+    .venv/bin/python scripts/balance_manafields.py --games 40 [--seed 0] [--json out.json]
+
+For each of the 16 (first seat, second seat) faction pairings it plays ``--games`` matches
+and prints the first seat's win rate with a 95 % Wilson interval, draws, the mean length in
+turns and how matches ended; then each faction's overall win rate and first vs second seat.
+Single process: the machine is shared, keep runs to minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from meeple.ai.manafields_heuristic import ManafieldsHeuristicBot
+from meeple.core import mix_seed
+from meeple.games.manafields import Manafields
+from meeple.games.manafields.data import FACTIONS
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play(game: Manafields, seed: int) -> tuple[int, int, str]:
+    """(winner or 2 for a draw, turns, reason)"""
+    state = game.new_initial_state(seed)
+    bots = [ManafieldsHeuristicBot(mix_seed(seed, 1)), ManafieldsHeuristicBot(mix_seed(seed, 2))]
+    while not state.is_terminal():
+        seat = state.active
+        state.apply_unchecked(seat, bots[seat].select(state, seat))
+    outcome = state.outcome()
+    assert outcome is not None
+    winner = outcome.winners[0] if outcome.winners else 2
+    return winner, state.turn + 1, outcome.reason
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="matches per pairing")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--turn-limit", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=None, help="write the table as JSON")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    rows = []
+    faction_points: Counter[str] = Counter()
+    faction_games: Counter[str] = Counter()
+    seat_wins = [0.0, 0.0]
+    total = 0
+    turns_all: list[int] = []
+    header = f"{'first':8} {'second':8} {'first wins':>10} {'95% CI':>13} {'draws':>5}"
+    print(header + f" {'turns':>6}  ends")
+    for f0 in FACTIONS:
+        for f1 in FACTIONS:
+            options: dict[str, object] = {"faction0": f0, "faction1": f1}
+            if args.turn_limit:
+                options["turn_limit"] = args.turn_limit
+            game = Manafields(options=options)
+            wins = [0, 0, 0]
+            turns = []
+            ends: Counter[str] = Counter()
+            for index in range(args.games):
+                winner, length, reason = play(
+                    game, mix_seed(args.seed, FACTIONS.index(f0), FACTIONS.index(f1), index)
+                )
+                wins[winner] += 1
+                turns.append(length)
+                ends[reason] += 1
+            points = [wins[0] + wins[2] / 2, wins[1] + wins[2] / 2]
+            for seat, faction in ((0, f0), (1, f1)):
+                faction_points[faction] += points[seat]
+                faction_games[faction] += args.games
+                seat_wins[seat] += points[seat]
+            total += args.games
+            turns_all += turns
+            low, high = wilson(points[0], args.games)
+            mean_turns = sum(turns) / len(turns)
+            rows.append(
+                {"first": f0, "second": f1, "games": args.games, "first_wins": wins[0],
+                 "second_wins": wins[1], "draws": wins[2], "first_rate": points[0] / args.games,
+                 "ci95": [low, high], "mean_turns": mean_turns, "ends": dict(ends)}
+            )  # fmt: skip
+            print(
+                f"{f0:8} {f1:8} {points[0] / args.games:10.0%} {f'{low:.0%}-{high:.0%}':>13}"
+                f" {wins[2]:5d} {mean_turns:6.1f}  {dict(ends)}"
+            )
+    print()
+    factions = {}
+    for faction in FACTIONS:
+        n = faction_games[faction]
+        low, high = wilson(faction_points[faction], n)
+        factions[faction] = {"rate": faction_points[faction] / n, "games": n, "ci95": [low, high]}
+        rate = faction_points[faction] / n
+        print(f"{faction:8} wins {rate:5.0%} of {n} seats  ({low:.0%}-{high:.0%})")
+    low, high = wilson(seat_wins[0], total)
+    print(f"first seat wins {seat_wins[0] / total:.1%} of {total} ({low:.0%}-{high:.0%})")
+    elapsed = time.perf_counter() - started
+    print(f"mean length {sum(turns_all) / len(turns_all):.1f} turns; {elapsed:.0f} s")
+    if args.json is not None:
+        args.json.write_text(
+            json.dumps(
+                {"pairings": rows, "factions": factions,
+                 "first_seat": {"rate": seat_wins[0] / total, "games": total, "ci95": [low, high]},
+                 "mean_turns": sum(turns_all) / len(turns_all)},
+                indent=2,
+            )
+        )  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -16,6 +16,7 @@ from meeple.cli.arena import (
     deadline,
     run_arena,
     schedule,
+    search_speed,
     summarise,
     to_markdown,
     wilson,
@@ -149,3 +150,7 @@ def test_replay_analyse_prints_a_table_or_json(tmp_path: Path) -> None:
     as_json = invoke("replay", str(path), "--analyse", "--json", "--seconds", "0.005")
     notes = json.loads(as_json.output)
     assert notes[0]["index"] == 0 and "best_win_probability" in notes[0]
+
+
+def test_search_speed_counts_iterations_per_second() -> None:
+    assert search_speed(ToyOrders(seats=2), seconds=0.02, positions=2) > 0

@@ -10,8 +10,9 @@ from tests.ai.test_bots import TakeAway, play_out
 from tests.toygames import ToyOrders, ToyTricks, ToyTricksState
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
-from meeple.ai import Budget, Mcts, MctsBot, MctsConfig, Playout, RandomBot, make_bot
+from meeple.ai import Budget, Mcts, MctsBot, MctsConfig, Playout, RandomBot, make_bot, rollout
 from meeple.ai.levels import LEVELS, level
+from meeple.ai.rollout import playout_limit, register_playout_limit
 from meeple.core import Action, Event, Game, Seat, State, load_game
 
 
@@ -167,3 +168,14 @@ def test_an_mcts_bot_plays_a_whole_match_deterministically(maatatahay: Game) -> 
 
     runs = [play_out(maatatahay.new_initial_state(6), list(bots())) for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+def test_long_games_register_a_playout_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rollout, "_PLAYOUT_LIMITS", dict(rollout._PLAYOUT_LIMITS))
+    assert playout_limit("maatatahay") is None
+    register_playout_limit("toy_tricks", 1)
+    assert playout_limit("toy_tricks/1") == 1
+    state = ToyTricks().new_initial_state(0)
+    values = Playout()(state, random.Random(0))
+    assert not state.is_terminal()  # cut after one action, judged by the default evaluator
+    assert values == [0.0, 0.0]

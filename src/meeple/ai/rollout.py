@@ -5,6 +5,10 @@ search's generator, and returns one value per seat in ``[-1, 1]``. :class:`Playo
 uniformly random actions to the end of the match, or for at most ``max_actions`` actions
 and then asks the game's evaluator, squashed by ``tanh(score / scale)`` so a clear lead
 reads close to a win.
+
+Games whose random matches run long (hundreds of actions) register a playout limit: a
+random playout to the end would cost more than it tells, while a short one scored by a
+heuristic keeps the search at thousands of iterations a second.
 """
 
 from __future__ import annotations
@@ -18,12 +22,28 @@ from meeple.core import State
 
 LeafPolicy = Callable[[State, random.Random], list[float]]
 
+_PLAYOUT_LIMITS: dict[str, int] = {
+    # Random Manafields matches run 120-170 actions; a heuristic is registered for it.
+    "manafields": 24,
+}
+
+
+def register_playout_limit(game_name: str, actions: int) -> None:
+    """Cut default playouts of ``game_name`` after ``actions`` actions (then evaluate)."""
+    _PLAYOUT_LIMITS[game_name] = actions
+
+
+def playout_limit(game_name: str) -> int | None:
+    """The registered playout limit of a game (``name`` or ``name/version``), if any."""
+    return _PLAYOUT_LIMITS.get(game_name.split("/", 1)[0])
+
 
 class Playout:
     """Uniform random play from a leaf; optionally cut short and scored by an evaluator.
 
     When several seats decide at once (simultaneous planning) the first of them acts: the
     planning of each seat is sealed, so the order in which they queue does not matter.
+    ``max_actions=None`` plays to the end, or to the game's registered playout limit.
     """
 
     def __init__(
@@ -40,6 +60,8 @@ class Playout:
 
     def __call__(self, state: State, rng: random.Random) -> list[float]:
         limit = self.max_actions
+        if limit is None:
+            limit = playout_limit(state.game.info.name)
         played = 0
         random_index = rng.random
         while True:

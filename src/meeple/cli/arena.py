@@ -375,3 +375,49 @@ def run_arena(
         if on_result is not None:
             on_result(result)
     return summarise(bots, game, results, games, move_seconds)
+
+
+# -- search speed ------------------------------------------------------------------------
+
+
+def search_speed(game: Game, seconds: float, positions: int = 5, seed: int = 0) -> float:
+    """Search iterations per second (one process), averaged over positions of random play.
+
+    Each position comes from a random match stopped partway through; the search there runs
+    the default MCTS (the levels' policy) for ``seconds / positions``.
+    """
+    import random  # noqa: PLC0415
+
+    from meeple.ai import Budget, Mcts  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    iterations = 0
+    spent = 0.0
+    for index in range(positions):
+        state = game.new_initial_state(mix_seed(seed, index))
+        for _ in range(rng.randrange(game.max_game_length() // 8 + 1)):
+            deciding = state.deciding_seats()
+            if not deciding:
+                break
+            state.apply_unchecked(deciding[0], rng.choice(state.legal_actions(deciding[0])))
+        if state.is_terminal():
+            state = game.new_initial_state(mix_seed(seed, index))
+        seat = state.deciding_seats()[0]
+        budget = Budget(10**9, should_stop=deadline(seconds / positions), check_every=1)
+        start = time.perf_counter()
+        result = Mcts().run(state, seat, budget, index)
+        spent += time.perf_counter() - start
+        iterations += result.iterations
+    return iterations / spent
+
+
+if __name__ == "__main__":  # python -m meeple.cli.arena [SECONDS]: iterations/s per game
+    import sys
+
+    import meeple.games  # noqa: F401
+    from meeple.core import registered
+
+    budget_seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    for info in registered():
+        rate = search_speed(load_game(info.id), budget_seconds)
+        print(json.dumps({"game": info.id, "iterations_per_second": round(rate, 1)}))

@@ -1,0 +1,106 @@
+"""Our top MCTS level against OpenSpiel's ``MCTSBot``, through our OpenSpiel adapter.
+
+Both sides get the same time per move: ours searches until a deadline; OpenSpiel's MCTSBot
+(random rollouts, which clones and sees the adapter's full state -- it is not restricted
+to a determinization) gets the number of simulations it manages in that time, measured
+first. Prints the calibration (both searches' iterations per second) and the result with a
+Wilson 95 % interval as JSON.
+
+    .venv/bin/python scripts/ai_vs_openspiel.py maatatahay --games 20 --seconds 0.25
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+import meeple.adapters.openspiel  # noqa: F401  (registers meeple_<game>)
+from meeple.ai import Budget, Mcts, make_bot
+from meeple.cli.arena import deadline, decide, wilson
+from meeple.core import mix_seed
+
+
+def their_bot(game: pyspiel.Game, simulations: int, seed: int) -> mcts.MCTSBot:
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng, solve=False)
+
+
+def dealt(game: pyspiel.Game, index: int) -> pyspiel.State:
+    state = game.new_initial_state()
+    state.apply_action(index % game.get_parameters().get("deals", 4096))
+    return state
+
+
+def rates(game: pyspiel.Game, seconds: float) -> tuple[float, float]:
+    """Iterations per second of OpenSpiel's MCTSBot and of ours on a few dealt openings."""
+    theirs = ours = 0.0
+    for index in range(3):
+        state = dealt(game, index)
+        start = time.perf_counter()
+        their_bot(game, 100, index).step(state)
+        theirs += 100 / (time.perf_counter() - start)
+        meeple_state = state.meeple
+        seat = meeple_state.deciding_seats()[0]
+        budget = Budget(10**9, should_stop=deadline(seconds), check_every=1)
+        start = time.perf_counter()
+        done = Mcts().run(meeple_state, seat, budget, index).iterations
+        ours += done / (time.perf_counter() - start)
+    return theirs / 3, ours / 3
+
+
+def play(game: pyspiel.Game, index: int, simulations: int, seconds: float) -> float:
+    """One match; our seat alternates. Returns our score (1 win, ½ draw, 0 loss)."""
+    ours_seat = index % 2
+    state = dealt(game, 1000 + index)
+    ours = make_bot("mcts-expert", mix_seed(index, 1))
+    theirs = their_bot(game, simulations, index)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == ours_seat:
+            action = decide(ours, state.meeple, player, seconds)
+        else:
+            action = theirs.step(state)
+        state.apply_action(action)
+    returns = state.returns()
+    return 0.5 if returns[ours_seat] == 0 else float(returns[ours_seat] > 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("game")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=0.25)
+    args = parser.parse_args()
+    game = pyspiel.load_game(f"meeple_{args.game}")
+    theirs, ours = rates(game, args.seconds)
+    simulations = max(2, int(theirs * args.seconds))
+    scores = [play(game, index, simulations, args.seconds) for index in range(args.games)]
+    score = sum(scores)
+    low, high = wilson(score, len(scores))
+    print(
+        json.dumps(
+            {
+                "game": args.game,
+                "seconds_per_move": args.seconds,
+                "openspiel_iterations_per_second": round(theirs, 1),
+                "meeple_iterations_per_second": round(ours, 1),
+                "speed_ratio": round(ours / theirs, 2),
+                "openspiel_simulations_per_move": simulations,
+                "games": len(scores),
+                "meeple_score": score,
+                "meeple_score_pct": round(100 * score / len(scores), 1),
+                "wilson95_pct": [round(100 * low, 1), round(100 * high, 1)],
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

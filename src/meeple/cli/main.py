@@ -40,7 +40,7 @@ def _line_reader(prompt: str) -> str:
 
 
 @app.command()
-def play(
+def play(  # noqa: PLR0917 (typer: one parameter per option)
     game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
     vs: Annotated[
         str, typer.Option(help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat).")
@@ -48,9 +48,22 @@ def play(
     seat: Annotated[int, typer.Option(help="Your seat (0 moves Balan in Maatatahay).")] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (random if unset).")] = None,
     load: Annotated[Path | None, typer.Option(help="Continue a saved match record.")] = None,
+    faction: Annotated[
+        str | None, typer.Option(help="Manafields: your faction (humans, elves, orcs, undead).")
+    ] = None,
+    enemy: Annotated[str | None, typer.Option(help="Manafields: the other seat's faction.")] = None,
 ) -> None:
     """Play in the terminal against a bot, or hot-seat with --vs human."""
     configured = open_game(game)
+    if faction is not None or enemy is not None:
+        options = dict(configured.options)
+        for who, value in ((seat, faction), (1 - seat, enemy)):
+            if value is not None:
+                options[f"faction{who}"] = value.lower()
+        try:
+            configured = type(configured)(configured.seats, options)
+        except GameError as error:
+            raise fail(str(error)) from error
     if vs != "human" and vs not in BOT_NAMES:
         raise fail(f"unknown opponent {vs!r}; choose one of {', '.join(BOT_NAMES)} or human")
     try:

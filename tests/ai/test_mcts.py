@@ -13,7 +13,7 @@ import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Budget, Mcts, MctsBot, MctsConfig, Playout, RandomBot, make_bot, rollout
 from meeple.ai.levels import LEVELS, level
 from meeple.ai.rollout import playout_limit, register_playout_limit
-from meeple.core import Action, Event, Game, Seat, State, load_game
+from meeple.core import Action, Event, Game, GameInfo, Seat, State, load_game, registered
 
 
 def _search(state: State, seat: Seat, iterations: int = 60, seed: int = 7, **config: object):
@@ -179,3 +179,13 @@ def test_long_games_register_a_playout_limit(monkeypatch: pytest.MonkeyPatch) ->
     values = Playout()(state, random.Random(0))
     assert not state.is_terminal()  # cut after one action, judged by the default evaluator
     assert values == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("info", registered(), ids=lambda info: info.name)
+def test_every_registered_game_can_be_searched(info: GameInfo) -> None:
+    game = load_game(info.name, seats=info.max_seats)
+    state = game.new_initial_state(1)
+    seat = state.deciding_seats()[-1]
+    first = _search(state, seat, iterations=3, seed=2)
+    assert first == _search(state, seat, iterations=3, seed=2)
+    assert first.action in state.legal_actions(seat)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.common import console, fail, open_game, read_record
+from meeple.cli.export import export_trajectories
 from meeple.cli.play import PlaySession, human_seats
 from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
@@ -297,3 +298,6 @@ def list_games(
             "yes" if info.chance else "no",
         )
     console().print(table)
+
+
+app.command("export-trajectories")(export_trajectories)

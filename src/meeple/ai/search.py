@@ -28,7 +28,7 @@ class Budget:
 
     iterations: int
     should_stop: Callable[[], bool] | None = field(default=None, compare=False)
-    check_every: int = 8
+    check_every: int = 1
 
     def __post_init__(self) -> None:
         if self.iterations < 1:

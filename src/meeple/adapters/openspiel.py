@@ -11,6 +11,8 @@ the rest. The mapping:
   the deciding seats' actions in seat order (sealed decisions cannot depend on each other)
   and ignores the entries of seats that do not decide now, whose legal actions are empty.
   A node where one seat decides is an ordinary sequential node, in those games too.
+  Actions are applied unchecked, as in OpenSpiel's own games; use
+  ``apply_action_with_legality_check`` for untrusted input.
 - **Chance.** A meeple state draws every random event from its own generator, seeded when
   the match is created. OpenSpiel sees that as it is: one chance node at the root, *the
   deal*, whose outcome ``i`` (uniform over ``deals`` outcomes) seeds the match with
@@ -276,7 +278,8 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         if seat is None:
             raise ValueError(f"no single seat decides now ({list(state.deciding_seats())})")
         self._held.cache.clear()
-        state.apply(seat, int(action))
+        # Unchecked, as OpenSpiel's own games: apply_action_with_legality_check checks.
+        state.apply_unchecked(seat, int(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
         """One action per player; the entries of seats that do not decide now are ignored."""
@@ -287,7 +290,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         state = held.state
         for seat in state.deciding_seats():
             if seat in state.deciding_seats():
-                state.apply(seat, int(actions[seat]))
+                state.apply_unchecked(seat, int(actions[seat]))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -20,21 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+import numpy as np
+import pyspiel
 
-import numpy as np  # noqa: E402
-import pyspiel  # noqa: E402
-
-from meeple.adapters import openspiel as spiel_adapter  # noqa: E402
-from meeple.adapters.gymnasium import MeepleEnv  # noqa: E402
-from meeple.adapters.pettingzoo import aec_env, parallel_env  # noqa: E402
-from meeple.cli.selfplay import random_playout  # noqa: E402
-from meeple.core import Game, load_game  # noqa: E402
+from meeple.adapters import openspiel as spiel_adapter
+from meeple.adapters.gymnasium import MeepleEnv
+from meeple.adapters.pettingzoo import aec_env, parallel_env
+from meeple.cli.selfplay import random_playout
+from meeple.core import Game, load_game
 
 Playout = Callable[[int], int]
 """Plays one match from a seed; returns the number of actions taken."""

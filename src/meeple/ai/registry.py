@@ -5,6 +5,7 @@ from __future__ import annotations
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
 from meeple.ai.levels import LEVELS
+from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
 from meeple.ai.manafields_heuristic import HeuristicBot
 from meeple.ai.random_bot import RandomBot
 
@@ -12,6 +13,7 @@ _BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
+    "maiterra-heuristic": MaiterraHeuristicBot,
 }
 _BOTS.update({lvl.bot_name: lvl.make for lvl in LEVELS.values()})
 

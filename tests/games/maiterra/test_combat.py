@@ -158,7 +158,11 @@ def test_unclaimed_land_three_sided_fight_where_cavalry_charges() -> None:
 def test_flanking_adds_two_per_extra_direction_at_most_four() -> None:
     """ "Flanking: an attack that marches in from more than one field adds +2 for each
     extra direction, at most +4." Three directions (c3, d2, e3) give +4, four give +4."""
-    for sources in (("c3 E", "d2 SW"), ("c3 E", "d2 SW", "e3 W"), ("c3 E", "d2 SW", "e3 W", "d4 NW")):
+    for sources in (
+        ("c3 E", "d2 SW"),
+        ("c3 E", "d2 SW", "e3 W"),
+        ("c3 E", "d2 SW", "e3 W", "d4 NW"),
+    ):
         state = planning()
         own(state, BLUE, "d3")
         army(state, BLUE, "d3", 5)
@@ -254,7 +258,7 @@ def test_allies_fight_as_one_side_and_never_fight_each_other() -> None:
     )
     assert not kinds(events, "road_fight")
     (fight,) = kinds(events, "fight")
-    allies, green = fight.data["sides"]
+    allies, _green = fight.data["sides"]
     assert allies["seats"] == [RED, BLUE] and allies["strength"] == 6
     assert fight.data["winner"] == [RED, BLUE]
     assert state.owner[cell("d3")] == RED

@@ -3,6 +3,8 @@ sections, sentence by sentence."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from meeple.core.errors import IllegalAction, NotYourDecision
@@ -86,8 +88,10 @@ def test_draft_order_rolls_are_recorded_highest_first() -> None:
     last = [rolls[-1] for rolls in order.data["rolls"]]
     firsts = order.data["order"][:4]
     assert len(set(firsts)) == 4
-    assert all(last[a] >= last[b] or len(order.data["rolls"][a]) != len(order.data["rolls"][b])
-               for a, b in zip(firsts, firsts[1:]))
+    assert all(
+        last[a] >= last[b] or len(order.data["rolls"][a]) != len(order.data["rolls"][b])
+        for a, b in itertools.pairwise(firsts)
+    )
 
 
 # -- Turns ----------------------------------------------------------------------------------
@@ -128,7 +132,15 @@ def test_the_resolution_runs_in_the_written_order() -> None:
     army(state, BLUE, "d3", 1)
     events = play_turn(
         state,
-        {RED: ["march c3 E", "march c4 W", "claim b4", "build barracks c4", "trade coins for food"]},
+        {
+            RED: [
+                "march c3 E",
+                "march c4 W",
+                "claim b4",
+                "build barracks c4",
+                "trade coins for food",
+            ]
+        },
         4,
         1,
     )
@@ -289,20 +301,28 @@ def test_workers_cost_a_person_and_need_a_matching_slot() -> None:
 
 @pytest.mark.parametrize(
     ("building", "limit", "cost"),
-    [("house", 2, [0, 1, 3, 0]), ("wall", 1, [0, 2, 2, 0]), ("barracks", 1, [0, 0, 3, 1]),
-     ("science", 1, [0, 0, 3, 2])],
+    [
+        ("house", 2, [0, 1, 3, 0]),
+        ("wall", 1, [0, 2, 2, 0]),
+        ("barracks", 1, [0, 0, 3, 1]),
+        ("science", 1, [0, 0, 3, 2]),
+    ],
 )
 def test_building_costs_and_limits_per_field(building: str, limit: int, cost: list[int]) -> None:
     """ "House (2 a field) | 3 brick, 1 wood", "Wall (1 a field) | 2 brick, 2 wood",
     "Barracks (1 a field) | 3 brick, 1 coin", "Science centre (1 a field, 1 a seat) | 3
-    brick, 2 coins". """
+    brick, 2 coins"."""
     state = planning()
     own(state, RED, "c3")
     state.res[RED] = [0, 99, 99, 99]
     for _ in range(limit):
         state.play(RED, f"build {building} c3")
-    assert state.budget(RED).res == [0, 99 - cost[1] * limit, 99 - cost[2] * limit,
-                                     99 - cost[3] * limit]
+    assert state.budget(RED).res == [
+        0,
+        99 - cost[1] * limit,
+        99 - cost[2] * limit,
+        99 - cost[3] * limit,
+    ]
     assert f"build {building} c3" not in {
         state.game.format_action(a) for a in state.legal_actions(RED)
     }

@@ -22,8 +22,19 @@ def test_every_action_id_round_trips_through_its_notation() -> None:
         assert game.action_from_json(game.action_to_json(action)) == action
 
 
-@pytest.mark.parametrize("text", ["", "march", "march z9 E", "march c3 E-W", "play rally c3",
-                                  "trade food for food", "build castle c3", "house sky"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "march",
+        "march z9 E",
+        "march c3 E-W",
+        "play rally c3",
+        "trade food for food",
+        "build castle c3",
+        "house sky",
+    ],
+)
 def test_bad_notation_is_refused(text: str) -> None:
     with pytest.raises(InvalidAction):
         ids.parse_action(text)

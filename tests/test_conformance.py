@@ -41,7 +41,7 @@ def _configs() -> list[Config]:
     configs = []
     for info in _shipped():
         for seats in range(info.min_seats, info.max_seats + 1):
-            configs.append(Config(info.id, seats, {}, 4 if seats == info.min_seats else 2))
+            configs.append(Config(info.id, seats, {}, 4 if seats == info.min_seats else 1))
         for spec in info.options:
             if spec.choices is not None:
                 values = list(spec.choices)
@@ -53,7 +53,7 @@ def _configs() -> list[Config]:
                 values = []
             for value in values:
                 if value != spec.default:
-                    configs.append(Config(info.id, info.min_seats, {spec.name: value}, 2))
+                    configs.append(Config(info.id, info.min_seats, {spec.name: value}, 1))
     return configs
 
 

@@ -504,14 +504,17 @@ def check_rejections(state: State, rng: random.Random, *, where: Where | None = 
         fail(game, check, "a refused play() changed the state", where)
 
 
-def check_hand_in(state: State, *, where: Where | None = None) -> None:
+def check_hand_in(
+    state: State, *, where: Where | None = None, seats: Sequence[Seat] | None = None
+) -> None:
     """``hand_in`` (the turn timer's hook) is refused like ``apply`` or is one legal action.
 
     Nonexistent seats get :class:`InvalidSeat`, seats after the end :class:`GameOver`,
     seats that do not decide :class:`NotYourDecision`, all leaving the state unchanged. For
     a deciding seat, a game without timed planning refuses with :class:`IllegalAction`;
     otherwise the result must equal applying one of the seat's legal actions, because a
-    match record holds only ``[seat, action]`` pairs.
+    match record holds only ``[seat, action]`` pairs. ``seats`` limits the deciding seats
+    tried this way (default: all of them).
     """
     game, check = state.game, "hand_in"
     before = snapshot(state)
@@ -530,7 +533,7 @@ def check_hand_in(state: State, *, where: Where | None = None) -> None:
             refuse(GameOver, seat)
         elif seat not in deciding:
             refuse(NotYourDecision, seat)
-    for seat in deciding:
+    for seat in deciding if seats is None else [s for s in seats if s in deciding]:
         handed = state.clone()
         with guard(game, check, where, f"hand_in({seat})"):
             try:
@@ -652,12 +655,12 @@ def check_view_leakage(
 
     For every seat and seed, ``state.resample(seat, seed)`` must leave ``state`` unchanged,
     show the seat the same ``view(seat)`` and the same legal actions, and be a valid state
-    (:func:`check_state`); with ``play_out`` (a ``random.Random``), it is also played to the
-    end. Returns whether any resample changed the full ``to_json()``.
+    (:func:`check_state`); with ``play_out`` (a ``random.Random``), the first resampled
+    state is also played to the end. Returns whether any resample changed the full ``to_json()``.
     """
     game = state.game
     before = snapshot(state)
-    changed = False
+    changed = played_out = False
     for seat in range(game.seats):
         own = json.loads(json_text(state.view(seat)))
         legal = state.legal_actions(seat)
@@ -682,8 +685,9 @@ def check_view_leakage(
                 fail(game, "view leakage", f"resample({seat}, {seed}) changes its legal", where)
             try:
                 check_state(other, where=where, deep=False)
-                if play_out is not None:
+                if play_out is not None and not played_out:
                     play_to_end(other.clone(), play_out, where=where)
+                    played_out = True
             except ConformanceError as error:
                 fail(
                     game,
@@ -696,11 +700,18 @@ def check_view_leakage(
 
 
 def play_to_end(state: State, rng: random.Random, *, where: Where | None = None) -> State:
-    """Apply random legal moves (checked) until the end, checking invariants on the way."""
+    """Apply random legal moves (checked) until the end.
+
+    Who decides, the legal lists and the results are checked at every step, the full
+    :func:`check_state` at the end.
+    """
     game = state.game
     for _ in range(game.max_game_length() + 1):
-        check_state(state, where=where, deep=False)
+        with guard(game, "invariants", where, "reading the state"):
+            _check_deciding(state, where)
+            _check_results(state, where)
         if state.is_terminal():
+            check_state(state, where=where, deep=False)
             return state
         seat, action = random_move(state, rng)
         with guard(game, "playout", where, f"apply({seat}, {action})"):

@@ -109,7 +109,7 @@ def play_random(
     while True:
         where = base.at(step)
         if check:
-            check_state(state, where=where)
+            check_state(state, where=where, deep=False)
         with guard(game, "playout", where, "to_json()"):
             states.append(json.loads(json_text(state.to_json())))
         if on_state is not None:
@@ -461,14 +461,16 @@ def run_conformance(
     In order: :func:`check_game_info`, :func:`check_action_notation` (every id),
     :func:`check_action_properties` (Hypothesis; skipped without ``properties``),
     :func:`check_determinism`, then ``playouts`` random matches (game seed ``seed + i``,
-    choice seed ``seed + 1000 + i``). Every state of a match is checked by
-    :func:`check_state`, :func:`check_clone`, :func:`check_state_notation`,
-    :func:`check_rejections`, :func:`check_hand_in` and :func:`check_view_leakage` (with
-    ``resample_seeds``; every eighth state a resampled state is also played to the end);
-    the first and every 16th by :func:`check_malformed_states`. Each match then goes
-    through :func:`check_replay`, the first also through :func:`check_malformed_records`.
-    For a game with ``info.hidden_information``, each match must have some state whose
-    resampling changes ``to_json()``.
+    choice seed ``seed + 1000 + i``). Every state of a match gets :func:`check_state`; the
+    final state and the states :func:`sampled` picks (all of a short match, about eight per
+    doubling of a long one) also get the deep :func:`check_state`, :func:`check_clone`,
+    :func:`check_state_notation`, :func:`check_rejections`, :func:`check_hand_in` (one
+    deciding seat) and :func:`check_view_leakage` (with ``resample_seeds``; at step 1 a
+    resampled state is also played to the end); steps 0, 16, 32, 64... also get
+    :func:`check_malformed_states`. Each match then goes through :func:`check_replay`, the
+    first also through :func:`check_malformed_records`. For a game with
+    ``info.hidden_information``, each match must have some state whose resampling changes
+    ``to_json()``.
 
     Raises:
         ConformanceError: at the first failure, naming the game, the check, the seeds and
@@ -487,18 +489,21 @@ def run_conformance(
         def per_state(state: State, where: Where) -> None:
             nonlocal resamples, changed_here
             step = where.step or 0
+            if not (sampled(step) or state.is_terminal()):
+                return
             rng = random.Random(f"{where.choice_seed}/{step}")
+            check_state(state, where=where, deep=True)
             check_clone(state, rng, where=where)
             check_state_notation(state, where=where)
             check_rejections(state, rng, where=where)
-            check_hand_in(state, where=where)
-            if step % 16 == 0:
+            deciding = state.deciding_seats()
+            check_hand_in(state, where=where, seats=[rng.choice(deciding)] if deciding else [])
+            if step == 0 or (step >= 16 and step & (step - 1) == 0):
                 check_malformed_states(state, rng, where=where)
             if state.is_terminal():
                 return
-            play_out = rng if step % 8 == 0 else None
             changed = check_view_leakage(
-                state, seeds=resample_seeds, where=where, play_out=play_out
+                state, seeds=resample_seeds, where=where, play_out=rng if step == 1 else None
             )
             resamples += game.seats * len(resample_seeds)
             changed_here += changed
@@ -532,6 +537,15 @@ def run_conformance(
         resamples=resamples,
         hidden_changes=hidden_changes,
     )
+
+
+def sampled(step: int) -> bool:
+    """Whether :func:`run_conformance` runs its costly per-state checks at ``step``.
+
+    Every state up to 16, then eight per doubling (every 2nd to 32, every 4th to 64, ...),
+    so a 600-action match gets about 60 fully checked states and a short one all of them.
+    """
+    return step < 16 or step % (1 << (step.bit_length() - 4)) == 0
 
 
 def _describe(state: State) -> str:

@@ -10,31 +10,25 @@ It imports only :mod:`meeple.core`, the standard library and Hypothesis.
 """
 
 from meeple.testing.checks import (
-    ConformanceError,
-    Where,
     check_action_notation,
     check_clone,
-    check_hand_in,
-    check_malformed_states,
-    check_rejections,
     check_state,
     check_state_notation,
     check_view_leakage,
     play_to_end,
-    random_move,
 )
 from meeple.testing.conformance import (
     ConformanceReport,
-    Playout,
     check_action_properties,
     check_determinism,
     check_game_info,
-    check_malformed_records,
-    check_replay,
-    is_registered,
-    play_random,
     run_conformance,
+    sampled,
 )
+from meeple.testing.playouts import Playout, is_registered, play_random
+from meeple.testing.records import check_malformed_records, check_replay
+from meeple.testing.rejections import check_hand_in, check_malformed_states, check_rejections
+from meeple.testing.support import ConformanceError, Where, random_move
 
 __all__ = [
     "ConformanceError",
@@ -59,4 +53,5 @@ __all__ = [
     "play_to_end",
     "random_move",
     "run_conformance",
+    "sampled",
 ]

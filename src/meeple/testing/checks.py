@@ -1,4 +1,4 @@
-"""Checks on one game or one state: invariants, clones, notation, rejections, views.
+"""Checks on one game or one state: invariants, clones, notation, views.
 
 Each ``check_*`` function returns quietly or raises :class:`ConformanceError` naming the
 game, the check, where it ran (seeds and step) and what went wrong. None of them uses
@@ -10,164 +10,29 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import partial
 from itertools import pairwise
-from typing import Any, NoReturn
+from typing import Any
 
-from meeple.core import (
-    JSON,
-    Action,
-    GameError,
-    GameOver,
-    IllegalAction,
-    InvalidAction,
-    InvalidSeat,
-    InvalidState,
-    NotYourDecision,
-    Outcome,
-    Seat,
-    State,
-)
+from meeple.core import Action, GameError, InvalidAction, Outcome, State
 from meeple.core.game import Game
+from meeple.testing.support import (
+    ConformanceError,
+    Where,
+    expect_error,
+    fail,
+    first_difference,
+    guard,
+    json_text,
+    non_json_path,
+    random_move,
+    scramble,
+    snapshot,
+)
 
 _EXHAUSTIVE_LIMIT = 20_000
 """Games with at most this many action ids get every id checked; larger ones a sample."""
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """Where a check ran, so a failure can be reproduced.
-
-    ``seed`` is the game seed given to ``new_initial_state``, ``choice_seed`` seeds the
-    ``random.Random`` that chose the actions, ``step`` counts actions applied so far.
-    """
-
-    seed: int | None = None
-    choice_seed: int | None = None
-    step: int | None = None
-
-    def at(self, step: int) -> Where:
-        return Where(self.seed, self.choice_seed, step)
-
-    def __str__(self) -> str:
-        parts = []
-        if self.seed is not None:
-            parts.append(f"game seed {self.seed}")
-        if self.choice_seed is not None:
-            parts.append(f"choice seed {self.choice_seed}")
-        if self.step is not None:
-            parts.append(f"step {self.step}")
-        return ", ".join(parts) or "no playout"
-
-
-class ConformanceError(AssertionError):
-    """A game broke the engine protocol.
-
-    Attributes:
-        game_id: the game's ``name/version``.
-        check: the name of the check that failed (``"invariants"``, ``"view leakage"``...).
-        where: the seeds and step at which it failed.
-        detail: what went wrong, without the prefix.
-    """
-
-    def __init__(self, game: Game, check: str, detail: str, where: Where | None = None) -> None:
-        self.game_id = game.id
-        self.check = check
-        self.where = where or Where()
-        self.detail = detail
-        super().__init__(
-            f"{game.id} (seats {game.seats}, options {dict(game.options)}): {check} failed"
-            f" at {self.where}: {detail}"
-        )
-
-
-def fail(game: Game, check: str, detail: str, where: Where | None = None) -> NoReturn:
-    raise ConformanceError(game, check, detail, where)
-
-
-@contextmanager
-def guard(game: Game, check: str, where: Where | None, doing: str) -> Iterator[None]:
-    """Turn any exception but a ConformanceError into one that says what was being done."""
-    try:
-        yield
-    except ConformanceError:
-        raise
-    except Exception as error:
-        fail(game, check, f"{doing} raised {type(error).__name__}: {error}", where)
-
-
-# -- JSON helpers ---------------------------------------------------------------------------
-
-
-def json_text(value: Any) -> str:
-    """Canonical JSON text (sorted keys, no NaN); raises TypeError/ValueError if impossible."""
-    return json.dumps(value, allow_nan=False, sort_keys=True)
-
-
-def non_json_path(value: Any, path: str = "$") -> str | None:
-    """The path of the first part of ``value`` that is not plain JSON, or None.
-
-    Plain JSON is what ``json.loads`` gives back: dicts with string keys, lists, strings,
-    integers, finite floats, booleans and None. A tuple or an integer key survives
-    ``json.dumps`` but comes back different, so it is not plain.
-    """
-    if value is None or isinstance(value, bool | int | str):
-        return None
-    if isinstance(value, float):
-        return None if math.isfinite(value) else f"{path} (a non-finite float)"
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            found = non_json_path(item, f"{path}[{index}]")
-            if found:
-                return found
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return f"{path} (a {type(key).__name__} key {key!r})"
-            found = non_json_path(item, f"{path}.{key}")
-            if found:
-                return found
-        return None
-    return f"{path} (a {type(value).__name__})"
-
-
-def first_difference(a: Any, b: Any, path: str = "$") -> str:
-    """A short description of where two JSON values first differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a or key not in b:
-                return f"{path}.{key} is only on one side"
-            if a[key] != b[key]:
-                return first_difference(a[key], b[key], f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path} has length {len(a)} vs {len(b)}"
-        for index, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return first_difference(x, y, f"{path}[{index}]")
-    text_a, text_b = repr(a), repr(b)
-    return f"{path}: {text_a[:200]} vs {text_b[:200]}"
-
-
-def scramble(value: Any) -> None:
-    """Empty every list and dict inside ``value``, to expose state that shares them."""
-    if isinstance(value, list):
-        for item in value:
-            scramble(item)
-        value.clear()
-    elif isinstance(value, dict):
-        for item in value.values():
-            scramble(item)
-        value.clear()
-
-
-def snapshot(state: State) -> str:
-    """The state's ``to_json()`` as canonical text, for exact before/after comparisons."""
-    return json_text(state.to_json())
 
 
 # -- invariants -----------------------------------------------------------------------------
@@ -296,13 +161,6 @@ def _check_to_json(state: State, where: Where | None, *, deep: bool) -> None:
 # -- clones ---------------------------------------------------------------------------------
 
 
-def random_move(state: State, rng: random.Random) -> tuple[Seat, Action]:
-    """A deciding seat chosen at random, and one of its legal actions chosen uniformly."""
-    deciding = state.deciding_seats()
-    seat = deciding[0] if len(deciding) == 1 else rng.choice(deciding)
-    return seat, rng.choice(state.legal_actions(seat))
-
-
 def check_clone(state: State, rng: random.Random, *, where: Where | None = None) -> None:
     """A clone equals its original, and moving either one leaves the other as it was."""
     game, check = state.game, "clone"
@@ -394,32 +252,6 @@ def check_action_notation(
         )
 
 
-def expect_error(
-    game: Game,
-    check: str,
-    error_type: type[GameError],
-    doing: str,
-    call: Callable[[], object],
-    *,
-    where: Where | None = None,
-) -> GameError:
-    """Run ``call``, which must raise ``error_type`` (with a message); return the error."""
-    try:
-        call()
-    except error_type as error:
-        if not isinstance(error, ValueError) or not str(error):
-            fail(game, check, f"{doing} raised an error without a message", where)
-        return error
-    except Exception as error:
-        fail(
-            game,
-            check,
-            f"{doing} raised {type(error).__name__}: {error}, not {error_type.__name__}",
-            where,
-        )
-    fail(game, check, f"{doing} was accepted; expected {error_type.__name__}", where)
-
-
 def check_state_notation(state: State, *, where: Where | None = None) -> None:
     """Every legal action round-trips through the game's and the state's notation."""
     game, check = state.game, "notation"
@@ -440,205 +272,6 @@ def check_state_notation(state: State, *, where: Where | None = None) -> None:
                     fail(game, check, f"action JSON does not round-trip {action}", where)
                 if not isinstance(state.describe_action(seat, action), str):
                     fail(game, check, f"describe_action({seat}, {action}) is not text", where)
-
-
-# -- rejections -----------------------------------------------------------------------------
-
-
-def check_rejections(state: State, rng: random.Random, *, where: Where | None = None) -> None:
-    """Illegal and malformed input is refused with the right error, leaving the state as it was.
-
-    Nonexistent seats give :class:`InvalidSeat`; after the end every seat gets
-    :class:`GameOver`; a seat that does not decide gets :class:`NotYourDecision`; a
-    deciding seat gets :class:`InvalidAction` for out-of-range ids, booleans, floats,
-    strings and None, and :class:`IllegalAction` (quoting seat and action) for an id of
-    the game that is not legal now.
-    """
-    game, check = state.game, "rejection"
-    before = snapshot(state)
-    deciding = state.deciding_seats()
-    size = game.num_distinct_actions()
-    some_action = state.legal_actions(deciding[0])[0] if deciding else 0
-
-    def refuse(error_type: type[GameError], seat: Any, action: Any) -> GameError:
-        doing = f"apply(seat {seat!r}, action {action!r})"
-        error = expect_error(
-            game, check, error_type, doing, lambda: state.apply(seat, action), where=where
-        )
-        if snapshot(state) != before:
-            fail(game, check, f"the refused {doing} changed the state", where)
-        return error
-
-    for bad_seat in (game.seats, -1, True, None, "0", 0.0):
-        refuse(InvalidSeat, bad_seat, some_action)
-    if not deciding:
-        for seat in range(game.seats):
-            refuse(GameOver, seat, some_action)
-        return
-    for seat in range(game.seats):
-        if seat not in deciding:
-            refuse(NotYourDecision, seat, some_action)
-    seat = rng.choice(deciding)
-    legal = state.legal_actions(seat)
-    for bad_action in (-1, size, size + 1, True, False, float(legal[0]), str(legal[0]), None):
-        refuse(InvalidAction, seat, bad_action)
-    legal_set = set(legal)
-    for _ in range(3):
-        candidates = [rng.randrange(size) for _ in range(20)]
-        illegal = next((a for a in candidates if a not in legal_set), None)
-        if illegal is None:
-            break
-        error = refuse(IllegalAction, seat, illegal)
-        if error.seat != seat or error.action != illegal:
-            fail(game, check, f"IllegalAction does not name seat {seat} and {illegal}", where)
-    with guard(game, check, where, "play() with garbage text"):
-        expect_error(
-            game,
-            check,
-            InvalidAction,
-            f"play({seat}, '\\x00')",
-            lambda: state.play(seat, "\x00"),
-            where=where,
-        )
-    if snapshot(state) != before:
-        fail(game, check, "a refused play() changed the state", where)
-
-
-def check_hand_in(
-    state: State, *, where: Where | None = None, seats: Sequence[Seat] | None = None
-) -> None:
-    """``hand_in`` (the turn timer's hook) is refused like ``apply`` or is one legal action.
-
-    Nonexistent seats get :class:`InvalidSeat`, seats after the end :class:`GameOver`,
-    seats that do not decide :class:`NotYourDecision`, all leaving the state unchanged. For
-    a deciding seat, a game without timed planning refuses with :class:`IllegalAction`;
-    otherwise the result must equal applying one of the seat's legal actions, because a
-    match record holds only ``[seat, action]`` pairs. ``seats`` limits the deciding seats
-    tried this way (default: all of them).
-    """
-    game, check = state.game, "hand_in"
-    before = snapshot(state)
-
-    def refuse(error_type: type[GameError], seat: Any) -> None:
-        doing = f"hand_in({seat!r})"
-        expect_error(game, check, error_type, doing, partial(state.hand_in, seat), where=where)
-        if snapshot(state) != before:
-            fail(game, check, f"the refused {doing} changed the state", where)
-
-    for bad_seat in (game.seats, -1, True, None):
-        refuse(InvalidSeat, bad_seat)
-    deciding = state.deciding_seats()
-    for seat in range(game.seats):
-        if not deciding:
-            refuse(GameOver, seat)
-        elif seat not in deciding:
-            refuse(NotYourDecision, seat)
-    for seat in deciding if seats is None else [s for s in seats if s in deciding]:
-        handed = state.clone()
-        with guard(game, check, where, f"hand_in({seat})"):
-            try:
-                handed.hand_in(seat)
-            except IllegalAction:
-                if snapshot(handed) != before:
-                    fail(game, check, f"a refused hand_in({seat}) changed the state", where)
-                continue
-        check_state(handed, where=where, deep=False)
-        with guard(game, check, where, f"matching hand_in({seat}) to an action"):
-            for action in state.legal_actions(seat):
-                if state.child(seat, action) == handed:
-                    break
-            else:
-                fail(
-                    game,
-                    check,
-                    f"hand_in({seat}) is no legal action of the seat, so no record can hold it",
-                    where,
-                )
-
-
-def check_malformed_states(
-    state: State, rng: random.Random, *, where: Where | None = None, mutations: int = 12
-) -> None:
-    """``state_from_json`` refuses malformed JSON with :class:`InvalidState`.
-
-    Values of another JSON type than ``to_json()`` and empty containers must be refused.
-    For mutations of the real JSON (a top-level key dropped, a value swapped for garbage,
-    ``mutations`` random deep replacements) the game may refuse with InvalidState or accept,
-    but what it accepts must pass :func:`check_state`; any other exception fails.
-    """
-    game, check = state.game, "malformed state"
-    data = state.to_json()
-    not_states: tuple[object, ...] = (None, 0, "", [], {}, True, "garbage", 1.5)
-    for garbage in not_states:
-        if type(garbage) is type(data) and garbage:
-            continue
-        expect_error(
-            game,
-            check,
-            InvalidState,
-            f"state_from_json({garbage!r})",
-            partial(game.state_from_json, garbage),
-            where=where,
-        )
-    for label, mutated in _mutations(data, rng, mutations):
-        try:
-            accepted = game.state_from_json(mutated)
-        except InvalidState:
-            continue
-        except Exception as error:
-            fail(
-                game,
-                check,
-                f"state_from_json with {label} raised {type(error).__name__}: {error},"
-                " not InvalidState",
-                where,
-            )
-        try:
-            check_state(accepted, where=where, deep=False)
-        except ConformanceError as error:
-            fail(game, check, f"state_from_json accepted {label}, then: {error.detail}", where)
-
-
-_GARBAGE: tuple[Any, ...] = (None, "\x00", -1, 10**30, 1.5, [], {}, True, [None], {"\x00": 0})
-
-
-def _mutations(data: JSON, rng: random.Random, count: int) -> Iterator[tuple[str, JSON]]:
-    if isinstance(data, dict):
-        for key in data:
-            mutated = json.loads(json_text(data))
-            del mutated[key]
-            yield f"key {key!r} dropped", mutated
-            for garbage in _GARBAGE:
-                mutated = json.loads(json_text(data))
-                mutated[key] = garbage
-                yield f"{key!r} set to {garbage!r}", mutated
-    for _ in range(count):
-        mutated = json.loads(json_text(data))
-        path = _random_path(mutated, rng)
-        if not path:
-            continue
-        parent = mutated
-        for step in path[:-1]:
-            parent = parent[step]
-        garbage = rng.choice(_GARBAGE)
-        parent[path[-1]] = garbage
-        yield f"{_path_text(path)} set to {garbage!r}", mutated
-
-
-def _random_path(data: JSON, rng: random.Random) -> list[Any]:
-    path: list[Any] = []
-    node = data
-    while isinstance(node, dict | list) and node:
-        step: Any = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
-        path.append(step)
-        node = node[step]
-        if rng.random() < 0.3:
-            break
-    return path
-
-
-def _path_text(path: list[Any]) -> str:
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
 # -- views and resampling -------------------------------------------------------------------

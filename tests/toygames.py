@@ -425,9 +425,9 @@ class ToyOrdersState(State):
         self.ended = [False for _ in self.ended]
         return events
 
-    def _hand_in(self, seat: Seat) -> list[Event]:
+    def _hand_in_action(self, seat: Seat) -> Action:
         """The turn timer ran out: the seat's queued orders stand, as if it had ended."""
-        return self.apply_unchecked(seat, self.game.end)
+        return self.game.end
 
     def clone(self) -> Self:
         return type(self)(
@@ -591,9 +591,10 @@ class _LeakyOrdersState(ToyOrdersState):
 class _HandInClearsState(ToyOrdersState):
     """Its turn timer throws the queued orders away: no single action does that."""
 
-    def _hand_in(self, seat: Seat) -> list[Event]:
+    def hand_in(self, seat: Seat) -> list[Event]:
+        action = self.hand_in_action(seat)  # the usual checks, then the wrong deed
         self.queues[seat] = []
-        return self.apply_unchecked(seat, self.game.end)
+        return self.apply_unchecked(seat, action)
 
 
 def _broken_orders(name: str, state_cls: type[ToyOrdersState]) -> type[ToyOrders]:

@@ -345,25 +345,30 @@ class State(ABC):
             )
         return self.apply_unchecked(seat, action)
 
-    def hand_in(self, seat: Seat) -> list[Event]:
-        """End the seat's current decision as it stands: the turn timer reached zero.
+    def hand_in_action(self, seat: Seat) -> Action:
+        """The action the turn timer hands in for ``seat`` when it reaches zero.
 
-        For simultaneous planning (Maiterra) the orders the seat has queued are handed in
-        and a seat with none passes. Games without timed planning refuse.
+        For simultaneous planning (Maiterra) it ends the seat's turn with the orders it has
+        queued, as they stand; a seat with none passes. It is one of the seat's legal
+        actions, so a match record holds it like any other.
 
         Raises:
             InvalidSeat, GameOver, NotYourDecision: as :meth:`apply`.
             IllegalAction: the game has nothing to hand in for this seat now.
         """
-        self.game.check_seat(seat)
+        self.game.check_seat(seat, "hand_in")
         deciding = self.deciding_seats()
         if not deciding:
-            raise GameOver("the match is over", seat=seat)
+            raise GameOver("the match is over", seat=seat, action="hand_in")
         if seat not in deciding:
-            raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat)
-        return self._hand_in(seat)
+            raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat, action="hand_in")
+        return self._hand_in_action(seat)
 
-    def _hand_in(self, seat: Seat) -> list[Event]:
+    def hand_in(self, seat: Seat) -> list[Event]:
+        """Apply :meth:`hand_in_action` (checked): the turn timer reached zero."""
+        return self.apply(seat, self.hand_in_action(seat))
+
+    def _hand_in_action(self, seat: Seat) -> Action:
         """Games with a turn timer override this; the checks are already done."""
         raise IllegalAction(
             f"{self.game.info.title} has no planning to hand in", seat=seat, action="hand_in"

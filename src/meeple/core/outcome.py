@@ -77,4 +77,8 @@ class Event(NamedTuple):
         return self.audience is None or (seat is not None and seat in self.audience)
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "seat": self.seat, **self.data}
+        """``kind`` and ``seat`` first (data never overrides them), ``audience`` if sealed."""
+        data: dict[str, Any] = {**self.data, "kind": self.kind, "seat": self.seat}
+        if self.audience is not None:
+            data["audience"] = list(self.audience)
+        return data

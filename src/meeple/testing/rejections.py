@@ -124,6 +124,13 @@ def check_hand_in(
         elif seat not in deciding:
             refuse(NotYourDecision, seat)
     for seat in deciding if seats is None else [s for s in seats if s in deciding]:
+        with guard(game, check, where, f"hand_in_action({seat})"):
+            try:
+                named = state.hand_in_action(seat)
+            except IllegalAction:
+                named = None
+            if named is not None and named not in state.legal_actions(seat):
+                fail(game, check, f"hand_in_action({seat}) = {named!r} is not legal", where)
         handed = state.clone()
         with guard(game, check, where, f"hand_in({seat})"):
             try:

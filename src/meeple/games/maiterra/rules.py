@@ -492,7 +492,7 @@ class MaiterraState(State):
             events.extend(resolve_turn(self))
         return events
 
-    def _hand_in(self, seat: Seat) -> list[Event]:
+    def _hand_in_action(self, seat: Seat) -> Action:
         """The turn timer reached zero: "every seat that has not ended its turn hands in
         the orders it has queued, as they stand, and a seat with none passes." The house
         pick and the draft have no timer (a Decision), so there is nothing to hand in."""
@@ -502,7 +502,7 @@ class MaiterraState(State):
                 seat=seat,
                 action="hand_in",
             )
-        return self._end_turn(seat)
+        return ids.END
 
     # -- the end -----------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from rich.table import Table
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.common import console, fail, open_game, read_record
 from meeple.cli.export import export_trajectories
-from meeple.cli.play import PlaySession, human_seats
+from meeple.cli.play import PlaySession, default_opponent, human_seats, team_option
 from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
@@ -44,8 +44,12 @@ def _line_reader(prompt: str) -> str:
 def play(  # noqa: PLR0917 (typer: one parameter per option)
     game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
     vs: Annotated[
-        str, typer.Option(help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat).")
-    ] = "greedy",
+        str | None,
+        typer.Option(
+            help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat); "
+            "default greedy (Maiterra: maiterra-heuristic)."
+        ),
+    ] = None,
     seat: Annotated[int, typer.Option(help="Your seat (0 moves Balan in Maatatahay).")] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (random if unset).")] = None,
     load: Annotated[Path | None, typer.Option(help="Continue a saved match record.")] = None,
@@ -53,9 +57,25 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         str | None, typer.Option(help="Manafields: your faction (humans, elves, orcs, undead).")
     ] = None,
     enemy: Annotated[str | None, typer.Option(help="Manafields: the other seat's faction.")] = None,
+    seats: Annotated[
+        int | None, typer.Option(help="Seats at the table (Maiterra: 2-4); bots play the rest.")
+    ] = None,
+    teams: Annotated[
+        bool, typer.Option("--teams", help="Maiterra at 3-4 seats: two teams (112 or 1122).")
+    ] = False,
 ) -> None:
     """Play in the terminal against a bot, or hot-seat with --vs human."""
     configured = open_game(game)
+    vs = vs or default_opponent(configured.info.name)
+    if seats is not None or teams:
+        options = dict(configured.options)
+        seats = configured.seats if seats is None else seats
+        if teams:
+            options["teams"] = team_option(seats)
+        try:
+            configured = type(configured)(seats, options)
+        except GameError as error:
+            raise fail(str(error)) from error
     if faction is not None or enemy is not None:
         options = dict(configured.options)
         for who, value in ((seat, faction), (1 - seat, enemy)):

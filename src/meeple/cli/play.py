@@ -5,6 +5,12 @@ legal options numbered with their notation. People answer with a number or a not
 command: ``undo``, ``save FILE``, ``load FILE``, ``help``, ``quit``. A bad entry prints the
 engine's typed error and asks again; nothing changes. The match lives in a
 :class:`MatchRecord`, so undo and load rebuild the state by replaying it.
+
+In a game of simultaneous turns several seats decide at once: the bots among them decide
+first, then the person. What the person is shown of a bot's decision goes by the events it
+made: a sealed one (a queued order) is not shown, and where a game has a reporter
+(:func:`meeple.cli.render.report_events`) the events a turn's resolution made are printed
+as a report.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from meeple.ai import Bot
 from meeple.cli.analyse import hint_text, timed_analysis
 from meeple.cli.arena import decide
 from meeple.cli.common import read_record, seat_name
-from meeple.cli.render import render_view
+from meeple.cli.render import render_view, report_events
 from meeple.core import Action, GameError, MatchRecord, Seat, State
 from meeple.core.game import Game
+from meeple.core.outcome import Event
 
 HELP = """\
 Answer with the number of an option or its notation (for example [bold]pick 1[/] or [bold]c3[/]).
@@ -86,12 +93,15 @@ class PlaySession:
         action = decide(self.bot, self.state, seat, BOT_MOVE_SECONDS)
         sentence = self.state.describe_action(seat, action)
         notation = self.state.action_to_string(seat, action)
-        self.apply(seat, action)
-        who = seat_name(self.state.view(seat), seat)
-        self.console.print(
-            f"[bold]{escape(who)}[/] ({escape(self.bot.name)} bot) played "
-            f"[bold]{escape(notation)}[/]: {escape(sentence)}"
-        )
+        events = self.apply(seat, action)
+        name = seat_name(self.state.view(seat), seat)
+        who = f"[bold]{escape(name)}[/] ({escape(self.bot.name)} bot)"
+        if all(event.visible_to(self.viewer) for event in events):
+            self.console.print(f"{who} played [bold]{escape(notation)}[/]: {escape(sentence)}")
+        elif events and events[0].visible_to(self.viewer):
+            # Part of the decision is sealed (a house, a queued order): say only what is open.
+            self.console.print(f"{who}: {escape(events[0].kind.replace('_', ' '))}")
+        self.report(events)
 
     def human_turn(self, seat: Seat) -> None:
         self.show(seat)
@@ -113,10 +123,11 @@ class PlaySession:
             if action is None:
                 continue
             try:
-                self.apply(seat, action)
+                events = self.apply(seat, action)
             except GameError as error:
                 self.error(str(error))
                 continue
+            self.report(events)
             return
 
     # -- entries -------------------------------------------------------------------------
@@ -208,9 +219,22 @@ class PlaySession:
 
     # -- output --------------------------------------------------------------------------
 
-    def apply(self, seat: Seat, action: Action) -> None:
-        self.state.apply(seat, action)
+    def apply(self, seat: Seat, action: Action) -> list[Event]:
+        events = self.state.apply(seat, action)
         self.record.add(seat, action)
+        return events
+
+    @property
+    def viewer(self) -> Seat | None:
+        """The seat whose eyes the terminal shows: the one person against bots, else None."""
+        return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    def report(self, events: list[Event]) -> None:
+        """Print the game's report of what ``events`` show the viewer, if it has one."""
+        visible = [event for event in events if event.visible_to(self.viewer)]
+        report = report_events(visible, self.game.id, self.state.view(self.viewer))
+        if report is not None:
+            self.console.print(report)
 
     def error(self, message: str) -> None:
         self.console.print(f"[bold red]✗[/] {escape(message)}")
@@ -244,6 +268,20 @@ class PlaySession:
                 f"{name} {score:g}" for name, score in zip(names, outcome.scores, strict=False)
             )
             self.console.print(f"Scores: {escape(scores)}")
+
+
+DEFAULT_OPPONENTS = {"maiterra": "maiterra-heuristic"}
+"""The bot ``meeple play`` seats when no ``--vs`` is given (greedy for the others)."""
+
+
+def default_opponent(game_name: str) -> str:
+    return DEFAULT_OPPONENTS.get(game_name, "greedy")
+
+
+def team_option(seats: int) -> str:
+    """Two teams split down the middle, one digit per seat: ``112`` at 3, ``1122`` at 4."""
+    first = (seats + 1) // 2
+    return "1" * first + "2" * (seats - first)
 
 
 def human_seats(seats: int, vs: str, seat: Seat) -> Collection[Seat]:

@@ -6,20 +6,29 @@ what the engine lets it see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import rich.json
 from rich.console import RenderableType
 
 from meeple.cli.render.maatatahay import render_maatatahay
+from meeple.cli.render.maiterra import render_maiterra, report_maiterra
 from meeple.cli.render.manafields import render_manafields
+from meeple.core.outcome import Event
 from meeple.core.types import JSON
 
 Renderer = Callable[[JSON], RenderableType]
+Reporter = Callable[[Sequence[Event], JSON], RenderableType | None]
+"""Events a transition made (those the viewer may see) and the viewer's view after it ->
+a readable report, or None when there is nothing worth telling."""
 
 _RENDERERS: dict[str, Renderer] = {
     "maatatahay": render_maatatahay,
+    "maiterra": render_maiterra,
     "manafields": render_manafields,
+}
+_REPORTERS: dict[str, Reporter] = {
+    "maiterra": report_maiterra,
 }
 
 
@@ -45,4 +54,18 @@ def render_view(view: JSON, game_name: str | None = None) -> RenderableType:
     return renderer_for(game_name)(view)
 
 
-__all__ = ["Renderer", "register_renderer", "render_json", "render_view", "renderer_for"]
+def report_events(events: Sequence[Event], game_name: str, view: JSON) -> RenderableType | None:
+    """A game's report of ``events`` (None for a game without a reporter)."""
+    reporter = _REPORTERS.get(game_name.split("/", 1)[0])
+    return None if reporter is None else reporter(events, view)
+
+
+__all__ = [
+    "Renderer",
+    "Reporter",
+    "register_renderer",
+    "render_json",
+    "render_view",
+    "renderer_for",
+    "report_events",
+]

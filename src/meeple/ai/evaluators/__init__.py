@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.ai.evaluators.maatatahay import evaluate_maatatahay
+from meeple.ai.evaluators.maiterra import evaluate_maiterra
 from meeple.ai.evaluators.manafields import evaluate_manafields
 from meeple.core import Seat, State
 
@@ -18,6 +19,7 @@ Evaluator = Callable[[State, Seat], float]
 
 _EVALUATORS: dict[str, Evaluator] = {
     "maatatahay": evaluate_maatatahay,
+    "maiterra": evaluate_maiterra,
     "manafields": evaluate_manafields,
 }
 
@@ -25,6 +27,7 @@ _EVALUATORS: dict[str, Evaluator] = {
 _SCALES: dict[str, float] = {
     # Score units that read as a clear lead: search squashes with tanh(score / scale).
     "maatatahay": 4.0,
+    "maiterra": 6.0,
     "manafields": 6.0,
 }
 
@@ -63,6 +66,7 @@ __all__ = [
     "Evaluator",
     "default_evaluator",
     "evaluate_maatatahay",
+    "evaluate_maiterra",
     "evaluator_scale",
     "get_evaluator",
     "register_evaluator",

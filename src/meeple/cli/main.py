@@ -286,9 +286,22 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
 def bench(
     game: Annotated[str | None, typer.Option(help="One game; every game if unset.")] = None,
     seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per game.")] = 3.0,
+    seats: Annotated[
+        int | None, typer.Option(help="Seats per match (each game's least if unset).")
+    ] = None,
 ) -> None:
-    """Random full games per second, per game, single process; prints JSON."""
-    games = [open_game(game)] if game else [open_game(info.id) for info in registered()]
+    """Random full games per second, per game, single process; prints JSON.
+
+    With --seats and no --game, only the games that seat that many are timed.
+    """
+    if game:
+        try:
+            games = [open_game(game) if seats is None else load_game(game, seats=seats)]
+        except GameError as error:
+            raise fail(str(error)) from error
+    else:
+        infos = [i for i in registered() if seats is None or i.min_seats <= seats <= i.max_seats]
+        games = [load_game(info.id, seats=seats) for info in infos]
     results = [run_bench(g, seconds).to_json() for g in games]
     typer.echo(json.dumps(results, indent=2))
 

@@ -182,7 +182,12 @@ def decode(action: int) -> Order:
 
 def format_action(action: int) -> str:
     """The notation of an action id (see the module docstring)."""
-    order = decode(action)
+    decode(action)  # raises InvalidAction for a number that is no action id
+    return NOTATION[action]
+
+
+def _format(action: int) -> str:
+    order = DECODED[action]
     kind = order.kind
     if kind == K_HOUSE:
         return f"house {RULES.houses[order.a].lower()}"
@@ -212,6 +217,9 @@ def format_action(action: int) -> str:
         return f"play {card} {RESOURCES[order.b]}"
     return f"play {card}"
 
+
+NOTATION: tuple[str, ...] = tuple(_format(a) for a in range(NUM_ACTIONS))
+"""Every action id's notation, worked out once (events quote it on every queued order)."""
 
 _HINT = (
     "not Maiterra notation; try 'end', 'march c3 NE', 'march c3 NE-E cavalry', "

@@ -58,6 +58,68 @@ BUILD_IDS = tuple(
     tuple(ids.build_action(cell, b) for b in range(NUM_BUILDINGS)) for cell in range(CELLS)
 )
 UNIT_COSTS = tuple(unit.cost for unit in RULES.units)
+BUILDING_COSTS = tuple(building.cost for building in RULES.buildings)
+BUILDING_PEOPLE = tuple(building.people for building in RULES.buildings)
+SELL_IDS = tuple(ids.SELL + cell for cell in range(CELLS))
+SPEEDUP_IDS = tuple(ids.PLAY_SPEEDUP + cell for cell in range(CELLS))
+CLAIM_IDS = tuple(ids.CLAIM + cell for cell in range(CELLS))
+SABOTAGE_IDS = tuple(ids.PLAY_SABOTAGE + cell for cell in range(CELLS))
+TRAIN_IDS = tuple(
+    tuple(ids.train_action(cell, unit) for unit in range(len(UNIT_COSTS))) for cell in range(CELLS)
+)
+PULLBACK_IDS = tuple(
+    tuple((direction, ids.pullback_action(cell, direction)) for direction in range(6))
+    for cell in range(CELLS)
+)
+TRADE_IDS = tuple(
+    tuple(ids.trade_action(give, get) for get in range(4) if get != give) for give in range(4)
+)
+PROSPECT_IDS = tuple(ids.PLAY_PROSPECT + resource for resource in range(4))
+PART_COUNT = len(ids.PARTS)
+
+
+class TerrainTables:
+    """What a map's terrain fixes for the whole match, worked out once per map.
+
+    ``marches[cell]``: (two-field?, march id of part ``all``) for every path whose fields
+    are land; ``slots[cell][kind]``: how many of a building a field takes.
+    """
+
+    __slots__ = ("land", "marches", "slots")
+
+    def __init__(self, terrain: tuple[int, ...]) -> None:
+        land = tuple(t != lakeland.LAKE for t in terrain)
+        self.land = land
+        self.marches = tuple(
+            tuple(
+                (path >= 6, ids.MARCH + (cell * PATHS + path) * PART_COUNT)
+                for path, (mid, end) in enumerate(PATH_CELLS[cell])
+                if mid >= 0 and land[mid] and land[end]
+            )
+            for cell in range(CELLS)
+        )
+        self.slots = tuple(
+            tuple(
+                (building.per_field or RULES.slots[terrain[cell]][kind]) if land[cell] else 0
+                for kind, building in enumerate(RULES.buildings)
+            )
+            for cell in range(CELLS)
+        )
+
+
+_TABLES: dict[tuple[int, ...], TerrainTables] = {}
+
+
+def terrain_tables(terrain: list[int]) -> TerrainTables:
+    """The tables of a terrain (kept for the last few maps; the key is the terrain itself,
+    so a terrain changed in place gets tables of its own)."""
+    key = tuple(terrain)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        tables = _TABLES[key] = TerrainTables(key)
+    return tables
 
 
 class Budget:
@@ -71,7 +133,14 @@ class Budget:
 
     def __init__(self, state: MaiterraState, seat: int) -> None:
         self.res = state.res[seat][:]
-        self.idle = state.people[seat] - state.workers(seat)
+        buildings, owner = state.buildings, state.owner
+        workers = science = 0
+        for cell in range(CELLS):
+            if owner[cell] == seat:
+                base = cell * NUM_BUILDINGS
+                workers += buildings[base] + buildings[base + 1] + buildings[base + 2]
+                science += buildings[base + SCIENCE]
+        self.idle = state.people[seat] - workers
         soldiers, cavalry = state.soldiers[seat], state.cavalry[seat]
         self.units = {
             cell: [soldiers[cell], cavalry[cell]]
@@ -79,7 +148,7 @@ class Budget:
             if soldiers[cell] or cavalry[cell]
         }
         self.builds: dict[tuple[int, int], int] = {}
-        self.science = state.count_buildings(seat, SCIENCE)
+        self.science = science
         self.cards = state.cards[seat][:]
         self.claims: set[int] = set()
         self.speedup: set[int] = set()
@@ -241,15 +310,25 @@ class MaiterraState(State):
         return budget
 
     def legal_orders(self, seat: int) -> list[int]:
+        """Every order the seat may queue now, sorted, ``end`` among them.
+
+        The hot loop of every playout and search: the map's fixed facts come from
+        :class:`TerrainTables`, and whatever depends only on the budget (which buildings,
+        units and trades it affords) is worked out once, not once per field.
+        """
         if len(self.queue[seat]) >= RULES.max_orders:
             return [ids.END]
         budget = self.budget(seat)
+        tables = terrain_tables(self.terrain)
         res = budget.res
+        food, wood, brick, coins = res
         owner, side = self.owner, self.side
         mine = side[seat]
         actions = [ids.END]
         add = actions.append
         cards = budget.cards
+        can_pull = wood >= RULES.pullback_cost[WOOD]
+        can_speed = SPEEDUP in cards
         for cell, (soldiers, cavalry) in budget.units.items():
             if not soldiers and not cavalry:
                 continue
@@ -259,45 +338,62 @@ class MaiterraState(State):
                 parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
             if soldiers >= 2:
                 parts.append((ids.ONE, fast))
-            base = ids.MARCH + cell * PATHS * len(ids.PARTS)
-            for path, (mid, end) in enumerate(PATH_CELLS[cell]):
-                if mid < 0 or not self.is_land(mid) or not self.is_land(end):
-                    continue
-                two = path >= 6
+            for two, base in tables.marches[cell]:
                 for part, can_ride in parts:
                     if can_ride or not two:
-                        add(base + path * len(ids.PARTS) + part)
-            if res[WOOD] >= RULES.pullback_cost[WOOD]:
-                for direction, near in enumerate(NEIGHBOURS[cell]):
+                        add(base + part)
+            if can_pull:
+                near_cells = NEIGHBOURS[cell]
+                for direction, action in PULLBACK_IDS[cell]:
+                    near = near_cells[direction]
                     if near >= 0 and owner[near] >= 0 and side[owner[near]] == mine:
-                        add(ids.pullback_action(cell, direction))
+                        add(action)
             if soldiers:
-                add(ids.SELL + cell)
-            if SPEEDUP in cards and not fast:
-                add(ids.PLAY_SPEEDUP + cell)
+                add(SELL_IDS[cell])
+            if can_speed and not fast:
+                add(SPEEDUP_IDS[cell])
         if budget.afford(RULES.claim_cost):
             reach: set[int] = set()
+            my_soldiers, my_cavalry = self.soldiers[seat], self.cavalry[seat]
             for cell in range(CELLS):
-                if self.soldiers[seat][cell] or self.cavalry[seat][cell]:
+                if my_soldiers[cell] or my_cavalry[cell]:
                     reach |= REACH[cell]
+            land, claims = tables.land, budget.claims
             for cell in reach:
-                if owner[cell] < 0 and self.is_land(cell) and cell not in budget.claims:
-                    add(ids.CLAIM + cell)
+                if owner[cell] < 0 and land[cell] and cell not in claims:
+                    add(CLAIM_IDS[cell])
+        idle = budget.idle
+        kinds = [
+            kind
+            for kind, cost in enumerate(BUILDING_COSTS)
+            if food >= cost[0]
+            and wood >= cost[1]
+            and brick >= cost[2]
+            and coins >= cost[3]
+            and idle >= BUILDING_PEOPLE[kind]
+            and (kind != SCIENCE or budget.science < self.science_limit(seat))
+        ]
+        units = [
+            unit
+            for unit, cost in enumerate(UNIT_COSTS)
+            if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]
+        ]
+        buildings, builds = self.buildings, budget.builds
         for cell in range(CELLS):
             if owner[cell] != seat:
                 continue
-            for kind in range(NUM_BUILDINGS):
-                if self._can_build(seat, cell, kind, budget):
-                    add(BUILD_IDS[cell][kind])
-            if self.building(cell, BARRACKS):
-                for unit, cost in enumerate(UNIT_COSTS):
-                    if budget.afford(cost):
-                        add(ids.train_action(cell, unit))
+            base = cell * NUM_BUILDINGS
+            slots, build_ids = tables.slots[cell], BUILD_IDS[cell]
+            for kind in kinds:
+                if buildings[base + kind] + builds.get((cell, kind), 0) < slots[kind]:
+                    add(build_ids[kind])
+            if buildings[base + BARRACKS]:
+                train_ids = TRAIN_IDS[cell]
+                for unit in units:
+                    add(train_ids[unit])
         for give in range(4):
             if res[give] >= RULES.bank_rate:
-                for get in range(4):
-                    if get != give:
-                        add(ids.trade_action(give, get))
+                actions.extend(TRADE_IDS[give])
         if LUCKY_STRIKE in cards:
             add(ids.PLAY_LUCKY)
         if RALLY in cards:
@@ -305,10 +401,9 @@ class MaiterraState(State):
         if SABOTAGE in cards:
             for cell in range(CELLS):
                 if owner[cell] >= 0 and side[owner[cell]] != mine:
-                    add(ids.PLAY_SABOTAGE + cell)
+                    add(SABOTAGE_IDS[cell])
         if PROSPECT in cards:
-            for resource in range(4):
-                add(ids.PLAY_PROSPECT + resource)
+            actions.extend(PROSPECT_IDS)
         actions.sort()
         return actions
 

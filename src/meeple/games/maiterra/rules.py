@@ -21,7 +21,6 @@ from typing import Any, Self
 
 from meeple.core.errors import IllegalAction
 from meeple.core.game import State
-from meeple.core.hexgrid import within
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
@@ -34,8 +33,6 @@ from meeple.games.maiterra.data import (
     LUCKY_STRIKE,
     NEIGHBOURS,
     NUM_BUILDINGS,
-    PATH_CELLS,
-    PATHS,
     PROSPECT,
     RALLY,
     RESOURCES,
@@ -49,77 +46,26 @@ from meeple.games.maiterra.data import (
     cell_name,
 )
 from meeple.games.maiterra.notation import DECODED, Order
+from meeple.games.maiterra.tables import (
+    BUILD_IDS,
+    BUILDING_COSTS,
+    BUILDING_PEOPLE,
+    CLAIM_IDS,
+    PROSPECT_IDS,
+    PULLBACK_IDS,
+    REACH,
+    SABOTAGE_IDS,
+    SELL_IDS,
+    SPEEDUP_IDS,
+    TRADE_IDS,
+    TRAIN_IDS,
+    UNIT_COSTS,
+    terrain_tables,
+)
 
 HOUSES, DRAFT, PLAN, OVER = range(4)
 PHASES = ("houses", "draft", "plan", "over")
 NO_SEAT = -1
-REACH = tuple(frozenset(within(cell, NEIGHBOURS, 2)) for cell in range(CELLS))
-BUILD_IDS = tuple(
-    tuple(ids.build_action(cell, b) for b in range(NUM_BUILDINGS)) for cell in range(CELLS)
-)
-UNIT_COSTS = tuple(unit.cost for unit in RULES.units)
-BUILDING_COSTS = tuple(building.cost for building in RULES.buildings)
-BUILDING_PEOPLE = tuple(building.people for building in RULES.buildings)
-SELL_IDS = tuple(ids.SELL + cell for cell in range(CELLS))
-SPEEDUP_IDS = tuple(ids.PLAY_SPEEDUP + cell for cell in range(CELLS))
-CLAIM_IDS = tuple(ids.CLAIM + cell for cell in range(CELLS))
-SABOTAGE_IDS = tuple(ids.PLAY_SABOTAGE + cell for cell in range(CELLS))
-TRAIN_IDS = tuple(
-    tuple(ids.train_action(cell, unit) for unit in range(len(UNIT_COSTS))) for cell in range(CELLS)
-)
-PULLBACK_IDS = tuple(
-    tuple((direction, ids.pullback_action(cell, direction)) for direction in range(6))
-    for cell in range(CELLS)
-)
-TRADE_IDS = tuple(
-    tuple(ids.trade_action(give, get) for get in range(4) if get != give) for give in range(4)
-)
-PROSPECT_IDS = tuple(ids.PLAY_PROSPECT + resource for resource in range(4))
-PART_COUNT = len(ids.PARTS)
-
-
-class TerrainTables:
-    """What a map's terrain fixes for the whole match, worked out once per map.
-
-    ``marches[cell]``: (two-field?, march id of part ``all``) for every path whose fields
-    are land; ``slots[cell][kind]``: how many of a building a field takes.
-    """
-
-    __slots__ = ("land", "marches", "slots")
-
-    def __init__(self, terrain: tuple[int, ...]) -> None:
-        land = tuple(t != lakeland.LAKE for t in terrain)
-        self.land = land
-        self.marches = tuple(
-            tuple(
-                (path >= 6, ids.MARCH + (cell * PATHS + path) * PART_COUNT)
-                for path, (mid, end) in enumerate(PATH_CELLS[cell])
-                if mid >= 0 and land[mid] and land[end]
-            )
-            for cell in range(CELLS)
-        )
-        self.slots = tuple(
-            tuple(
-                (building.per_field or RULES.slots[terrain[cell]][kind]) if land[cell] else 0
-                for kind, building in enumerate(RULES.buildings)
-            )
-            for cell in range(CELLS)
-        )
-
-
-_TABLES: dict[tuple[int, ...], TerrainTables] = {}
-
-
-def terrain_tables(terrain: list[int]) -> TerrainTables:
-    """The tables of a terrain (kept for the last few maps; the key is the terrain itself,
-    so a terrain changed in place gets tables of its own)."""
-    key = tuple(terrain)
-    tables = _TABLES.get(key)
-    if tables is None:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        tables = _TABLES[key] = TerrainTables(key)
-    return tables
 
 
 class Budget:

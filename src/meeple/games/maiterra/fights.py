@@ -1,0 +1,302 @@
+"""Steps 2 and 3 of a Maiterra turn: armies march (road fights on the way), then fights.
+
+2. "Armies march: 1 field, or 2 for cavalry (a ride cannot pass another army). Two armies
+   marching opposite ways along one edge fight on the road first."
+3. "Fights, on any field holding more than one army."
+
+The arithmetic of a fight (strength, dice, casualties) is :mod:`.combat`; this module
+decides who fights where and what a fight does to the position.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.core.outcome import Event
+from meeple.games.maiterra.combat import Side, casualties, decide, flank_bonus, remove_units
+from meeple.games.maiterra.data import (
+    CAVALRY,
+    MOON,
+    NUM_BUILDINGS,
+    RULES,
+    SOLDIER,
+    WALL,
+    WORKER_BUILDINGS,
+    cell_name,
+)
+from meeple.games.maiterra.rules import MaiterraState
+
+if TYPE_CHECKING:
+    from meeple.games.maiterra.resolve import Group, Turn
+
+ATTACK = tuple(unit.attack for unit in RULES.units)
+DEFENCE = tuple(unit.defence for unit in RULES.units)
+
+
+# -- 2. marches ----------------------------------------------------------------------------
+
+
+def march(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    for group in turn.pullbacks:
+        _land(state, group.seat, group.end, group.units)
+        events.append(
+            Event(
+                "pulled_back",
+                group.seat,
+                {"from": cell_name(group.origin), "to": cell_name(group.end), "units": group.units},
+            )
+        )
+    standing = [
+        [s + c for s, c in zip(state.soldiers[seat], state.cavalry[seat], strict=True)]
+        for seat in range(state.seats)
+    ]
+    _road_fights(state, turn, events)
+    for group in turn.groups:
+        if not any(group.units):
+            continue
+        seat, dest, prev = group.seat, group.mid, group.origin
+        if group.end != group.mid:
+            blocked = any(
+                standing[other][group.mid] and not state.allied(other, seat)
+                for other in range(state.seats)
+            )
+            if not blocked:
+                dest, prev = group.end, group.mid
+        _land(state, seat, dest, group.units)
+        turn.arrivals.setdefault(dest, {}).setdefault(seat, set()).add(prev)
+        events.append(
+            Event(
+                "marched",
+                seat,
+                {"from": cell_name(group.origin), "to": cell_name(dest), "units": group.units},
+            )
+        )
+
+
+def _land(state: MaiterraState, seat: int, cell: int, units: list[int]) -> None:
+    state.soldiers[seat][cell] += units[0]
+    state.cavalry[seat][cell] += units[1]
+
+
+def _road_fights(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """ "armies marching opposite ways along one edge fight before either arrives, with no
+    walls and no Rally, both at their attack strength. The winner marches on with what is
+    left; the loser stays home." Pull-backs are not in ``turn.groups``: never caught."""
+    edges: dict[tuple[int, int], list[Group]] = {}
+    for group in turn.groups:
+        edges.setdefault((group.origin, group.mid), []).append(group)
+    for (a, b), forward in sorted(edges.items()):
+        if a > b or (b, a) not in edges:
+            continue
+        backward = edges[(b, a)]
+        one = _road_side(state, forward, turn)
+        two = _road_side(state, backward, turn)
+        if one.side == two.side or not one.units() or not two.units():
+            continue
+        winner = decide([one, two], state.rng)
+        loser = two if winner is one else one
+        lost = casualties(winner, [loser])
+        winner_losses = remove_units(winner.members, lost)
+        half = loser.units() - loser.units() // 2
+        loser_losses = remove_units(loser.members, half)
+        for seat in loser.members:
+            turn.lost_fight.add(seat)
+        _share_road_losses(forward if winner is one else backward, winner_losses)
+        home = backward if winner is one else forward
+        _share_road_losses(home, loser_losses)
+        for group in home:
+            _land(state, group.seat, group.origin, group.units)
+            group.units = [0, 0]
+        events.append(
+            Event(
+                "road_fight",
+                None,
+                {
+                    "edge": [cell_name(a), cell_name(b)],
+                    "sides": [_side_json(one), _side_json(two)],
+                    "winner": sorted(winner.members),
+                    "winner_lost": _losses_json(winner_losses),
+                    "loser_lost": _losses_json(loser_losses),
+                },
+            )
+        )
+
+
+def _road_side(state: MaiterraState, groups: list[Group], turn: Turn) -> Side:
+    members: dict[int, list[int]] = {}
+    for group in groups:
+        stack = members.setdefault(group.seat, [0, 0])
+        stack[0] += group.units[0]
+        stack[1] += group.units[1]
+    first = groups[0].seat
+    base = sum(s * ATTACK[SOLDIER] + c * ATTACK[CAVALRY] for s, c in members.values())
+    return Side(state.side[first], members, base, lucky=bool(turn.lucky & set(members)))
+
+
+def _share_road_losses(groups: list[Group], losses: dict[int, list[int]]) -> None:
+    for seat, (soldiers, cavalry) in losses.items():
+        due = [soldiers, cavalry]
+        for group in groups:
+            if group.seat != seat:
+                continue
+            for kind in (0, 1):
+                take = min(due[kind], group.units[kind])
+                group.units[kind] -= take
+                due[kind] -= take
+
+
+def _side_json(side: Side) -> dict[str, object]:
+    return {
+        "seats": sorted(side.members),
+        "units": {str(s): list(u) for s, u in sorted(side.members.items())},
+        "strength": side.base,
+        "roll": side.roll,
+        "total": side.total,
+        "defender": side.defender,
+    }
+
+
+def _losses_json(losses: dict[int, list[int]]) -> dict[str, list[int]]:
+    return {str(seat): list(units) for seat, units in sorted(losses.items())}
+
+
+# -- 3. fights -----------------------------------------------------------------------------
+
+
+def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> None:
+    """A fight on ``cell`` if more than one side is there (walls count as the owner)."""
+    seats = state.seats
+    owner = state.owner[cell]
+    owner_side = state.side[owner] if owner >= 0 else -1
+    sides: dict[int, Side] = {}
+    for seat in range(seats):
+        soldiers, cavalry = state.soldiers[seat][cell], state.cavalry[seat][cell]
+        if soldiers or cavalry:
+            side = sides.setdefault(state.side[seat], Side(state.side[seat], {}))
+            side.members[seat] = [soldiers, cavalry]
+    walls = state.building(cell, WALL) if owner >= 0 else 0
+    rally = owner >= 0 and owner in turn.rally
+    if owner >= 0 and owner_side not in sides and (walls or rally) and sides:
+        sides[owner_side] = Side(owner_side, {})
+    if len(sides) == 1:
+        (only,) = sides.values()
+        if owner >= 0 and only.side != owner_side:
+            _conquer(state, cell, _leader(only.members), turn, events, fought=False)
+        return
+    if not sides:
+        return
+    arrivals = turn.arrivals.get(cell, {})
+    for side in sides.values():
+        _strength(
+            state,
+            side,
+            owner_side=owner_side,
+            walls=walls,
+            rally=rally,
+            arrivals=arrivals,
+            turn=turn,
+        )
+    ordered = [sides[key] for key in sorted(sides)]
+    winner = decide(ordered, state.rng)
+    losers = [side for side in ordered if side is not winner]
+    for side in losers:
+        for seat in side.members:
+            state.soldiers[seat][cell] = 0
+            state.cavalry[seat][cell] = 0
+            turn.lost_fight.add(seat)
+    losses = remove_units(winner.members, casualties(winner, losers))
+    for seat, (soldiers, cavalry) in losses.items():
+        state.soldiers[seat][cell] -= soldiers
+        state.cavalry[seat][cell] -= cavalry
+    events.append(
+        Event(
+            "fight",
+            None,
+            {
+                "field": cell_name(cell),
+                "owner": owner if owner >= 0 else None,
+                "sides": [_side_json(side) for side in ordered],
+                "winner": sorted(winner.members) or [owner],
+                "winner_lost": _losses_json(losses),
+            },
+        )
+    )
+    if owner >= 0 and winner.side != owner_side:
+        if walls:
+            events.append(Event("breach", None, {"field": cell_name(cell)}))
+        _conquer(state, cell, _leader(winner.members), turn, events, fought=True)
+
+
+def _strength(
+    state: MaiterraState,
+    side: Side,
+    *,
+    owner_side: int,
+    walls: int,
+    rally: bool,
+    arrivals: dict[int, set[int]],
+    turn: Turn,
+) -> None:
+    """ "A side's strength is its units as above, plus 3 for each wall on the field it
+    owns." The owner's side defends; everyone else attacks, with flanking."""
+    side.lucky = bool(turn.lucky & set(side.members)) or (
+        not side.members and owner_side >= 0 and bool(turn.lucky & _members(state, owner_side))
+    )
+    if side.side == owner_side:
+        side.defender = True
+        total = 0
+        for seat, (soldiers, cavalry) in side.members.items():
+            cavalry_defence = (
+                RULES.moon_cavalry_defence if state.house[seat] == MOON else DEFENCE[CAVALRY]
+            )
+            total += soldiers * DEFENCE[SOLDIER] + cavalry * cavalry_defence
+        if walls:
+            total += RULES.wall_bonus * walls
+            side.walls = walls
+        elif rally:
+            total += RULES.wall_bonus  # "Rally: your fields defend as if walled."
+        side.base = total
+        return
+    directions: set[int] = set()
+    total = 0
+    for seat, (soldiers, cavalry) in side.members.items():
+        total += soldiers * ATTACK[SOLDIER] + cavalry * ATTACK[CAVALRY]
+        directions |= arrivals.get(seat, set())
+    side.detail["flanking"] = flank_bonus(len(directions))
+    side.base = total + side.detail["flanking"]
+
+
+def _members(state: MaiterraState, side: int) -> set[int]:
+    return {seat for seat in range(state.seats) if state.side[seat] == side}
+
+
+def _leader(members: dict[int, list[int]]) -> int:
+    """The member with the most units (ties: the lower seat) takes a field."""
+    return max(members, key=lambda seat: (sum(members[seat]), -seat))
+
+
+def _conquer(
+    state: MaiterraState, cell: int, seat: int, turn: Turn, events: list[Event], *, fought: bool
+) -> None:
+    """ "Taking a field razes every building on it, and each conquest draws you a card." """
+    old = state.owner[cell]
+    base = cell * NUM_BUILDINGS
+    razed = {
+        name: state.buildings[base + kind]
+        for kind, name in enumerate(b.name for b in RULES.buildings)
+        if state.buildings[base + kind]
+    }
+    workers = sum(state.buildings[base + kind] for kind in WORKER_BUILDINGS)
+    # The people working there are lost with their buildings (a Decision).
+    state.people[old] = max(0, state.people[old] - workers)
+    for kind in range(NUM_BUILDINGS):
+        state.buildings[base + kind] = 0
+    state.owner[cell] = seat
+    turn.draws[seat] = turn.draws.get(seat, 0) + 1
+    events.append(
+        Event(
+            "conquest",
+            seat,
+            {"field": cell_name(cell), "from": old, "razed": razed, "fought": fought},
+        )
+    )

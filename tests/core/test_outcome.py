@@ -61,13 +61,18 @@ def test_event_json_and_audience():
     public = Event("claimed", 0, {"region": "b"})
     sealed = Event("queued", 1, {"region": "c"}, audience=(1,))
     assert public.to_json() == {"kind": "claimed", "seat": 0, "region": "b"}
-    assert sealed.to_json() == {"kind": "queued", "seat": 1, "region": "c"}
+    assert sealed.to_json() == {"kind": "queued", "seat": 1, "region": "c", "audience": [1]}
     assert public.visible_to(None) and public.visible_to(3)
     assert sealed.visible_to(1)
     assert not sealed.visible_to(0) and not sealed.visible_to(None)
     table = Event("round_over")
     assert table.to_json() == {"kind": "round_over", "seat": None}
     json.dumps([e.to_json() for e in (public, sealed, table)])
+
+
+def test_event_data_never_overrides_kind_or_seat():
+    event = Event("moved", 1, {"kind": "forged", "seat": 0, "to": "c3"})
+    assert event.to_json() == {"kind": "moved", "seat": 1, "to": "c3"}
 
 
 def test_events_compare_by_value():

@@ -65,8 +65,9 @@ def test_observations_are_the_encoded_views(name: str, seats: int) -> None:
         view = state.meeple.view(player)
         assert state.observation_string(player) == canonical_json(view)
         assert state.information_state_string(player) == canonical_json(view)
-        np.testing.assert_array_equal(state.observation_tensor(player), encoder.encode(view))
-        np.testing.assert_array_equal(state.information_state_tensor(player), encoder.encode(view))
+        tensor = encoder.observe(state.meeple, player)
+        np.testing.assert_array_equal(state.observation_tensor(player), tensor)
+        np.testing.assert_array_equal(state.information_state_tensor(player), tensor)
     assert game.observation_tensor_size() == encoder.size
 
 

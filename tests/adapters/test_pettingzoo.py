@@ -77,9 +77,9 @@ def test_aec_plays_a_match_to_the_end_with_masked_random_actions() -> None:
 def test_observation_is_the_encoded_view_of_the_seat() -> None:
     env = aec_env("maatatahay")
     env.reset(seed=1)
-    view = env.table.state.view(1)
     observation = env.observe("seat_1")
-    np.testing.assert_array_equal(observation["observation"], env.table.encoder.encode(view))
+    tensor = env.table.encoder.observe(env.table.state, 1)
+    np.testing.assert_array_equal(observation["observation"], tensor)
     assert env.render() is None
     env.render_mode = "ansi"
     assert env.render() == canonical_json(env.table.state.view(None))

@@ -49,7 +49,7 @@ def test_rows_are_the_seats_decisions_with_their_views_masks_and_returns(
     state = matches[0].initial_state()
     first_seat = matches[0].actions[0][0]
     row = arrays[f"seat{first_seat}_observation"][0]
-    np.testing.assert_array_equal(row, encoder.encode(state.view(first_seat)))
+    np.testing.assert_array_equal(row, encoder.observe(state, first_seat))
     np.testing.assert_array_equal(
         arrays[f"seat{first_seat}_action_mask"][0], action_mask(state, first_seat)
     )

@@ -2,12 +2,15 @@
 
 Every tensor the adapters hand out -- OpenSpiel observation and information-state tensors,
 PettingZoo and Gymnasium observations, exported trajectories -- comes from
-:func:`encoder_for`, applied to ``state.view(seat)`` and nothing else: a learner sees what a
-seat may see, exactly as a person at the table does.
+:func:`encoder_for`: ``encoder.observe(state, seat)`` shows what ``state.view(seat)`` shows
+and nothing else, so a learner sees what a seat may see, exactly as a person at the table does.
 
-Games may register a hand-written encoder (:func:`register_encoder`). Without one, the
-generic :class:`ViewEncoder` learns the *shape* of a game's views from the views of a few
-seeded random playouts (every seat, every step) and lays them out as follows:
+Games may register a hand-written encoder (:func:`register_encoder`); the games of
+:mod:`meeple.adapters.encoders` do, reading the state's fields straight into the vector
+(their tests prove the result is a function of the view alone). Without one, the generic
+:class:`ViewEncoder` encodes ``state.view(seat)`` itself: it learns the *shape* of a game's
+views from the views of a few seeded random playouts (every seat, every step) and lays them
+out as follows:
 
 - a number is one float, clipped to ``±VALUE_BOUND``; ``true``/``false`` is 1/0;
 - a string is a one-hot over the strings seen at that place (none if only one was seen);
@@ -31,7 +34,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from meeple.core import JSON, Game, State
+from meeple.core import JSON, Game, Seat, State
 
 VALUE_BOUND = 1e6
 """Numbers are clipped to ``[-VALUE_BOUND, VALUE_BOUND]`` so observation spaces are finite."""
@@ -43,7 +46,7 @@ Vector = npt.NDArray[np.float32]
 
 
 class Encoder(Protocol):
-    """Turns a seat's view into a flat float32 vector of a fixed size."""
+    """Turns what a seat sees of a state into a flat float32 vector of a fixed size."""
 
     @property
     def size(self) -> int: ...
@@ -58,8 +61,8 @@ class Encoder(Protocol):
         """The largest value of each element."""
         ...
 
-    def encode(self, view: JSON) -> Vector:
-        """A new vector for ``view``."""
+    def observe(self, state: State, seat: Seat) -> Vector:
+        """A new vector: what ``state.view(seat)`` shows, encoded."""
         ...
 
 
@@ -223,7 +226,11 @@ class ViewEncoder:
     def high(self) -> Vector:
         return self._high
 
+    def observe(self, state: State, seat: Seat) -> Vector:
+        return self.encode(state.view(seat))
+
     def encode(self, view: JSON) -> Vector:
+        """A new vector for ``view``."""
         out = [0.0] * self._size
         self._root.write(view, out, 0)
         return np.array(out, dtype=np.float32)
@@ -269,6 +276,8 @@ def encoder_for(game: Game) -> Encoder:
     """The encoder of a configured game (built once per configuration, then cached)."""
     encoder = _ENCODERS.get(game)
     if encoder is None:
+        import meeple.adapters.encoders  # noqa: F401, PLC0415 (registers the games' own)
+
         factory = _FACTORIES.get(game.info.name, ViewEncoder.learn)
         encoder = _ENCODERS[game] = factory(game)
     return encoder
@@ -276,7 +285,7 @@ def encoder_for(game: Game) -> Encoder:
 
 def observation(state: State, seat: int) -> Vector:
     """The seat's observation vector in ``state``: its view, encoded."""
-    return encoder_for(state.game).encode(state.view(seat))
+    return encoder_for(state.game).observe(state, seat)
 
 
 def action_mask(state: State, seat: int) -> npt.NDArray[np.int8]:

@@ -108,7 +108,7 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
             state.apply(other, self.bots[other].select(state, other))
 
     def _observation(self) -> Vector:
-        return self.encoder.encode(self.state.view(self.seat))
+        return self.encoder.observe(self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

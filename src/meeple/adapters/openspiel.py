@@ -220,7 +220,7 @@ class _Held:
         key = ("tensor", seat)
         tensor = self.cache.get(key)
         if tensor is None:
-            tensor = self.cache[key] = encoder_for(self.state.game).encode(self.view(seat))
+            tensor = self.cache[key] = encoder_for(self.state.game).observe(self.state, seat)
         return tensor
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:

@@ -83,7 +83,7 @@ class _Table:
     def observe(self, seat: Seat) -> dict[str, Any]:
         state = self.state
         return {
-            "observation": self.encoder.encode(state.view(seat)),
+            "observation": self.encoder.observe(state, seat),
             "action_mask": action_mask(state, seat),
         }
 

@@ -94,7 +94,7 @@ def _add_record(game: Game, record: MatchRecord, episode: int, rows: list[_SeatR
     last_row: dict[int, int] = {}
     for seat, action in record.actions:
         seat_rows = rows[seat]
-        seat_rows.observations.append(encoder.encode(state.view(seat)))
+        seat_rows.observations.append(encoder.observe(state, seat))
         seat_rows.masks.append(action_mask(state, seat))
         seat_rows.actions.append(action)
         seat_rows.rewards.append(0.0)

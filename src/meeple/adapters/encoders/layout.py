@@ -1,0 +1,162 @@
+"""Named blocks of an observation vector, and the base of the per-game encoders.
+
+A per-game encoder lays its vector out as a sequence of named blocks (``board.tile``,
+``storage``...), each a small array of a fixed shape with the same bounds throughout. The
+layout is built once per game configuration from the game's data tables, so a table that
+grows (a tile more, a longer stream) moves the offsets rather than breaking the encoder.
+:meth:`Layout.read` cuts a block back out of a vector, for tests and for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from meeple.adapters.encoding import VALUE_BOUND, Vector
+from meeple.core import Game, Seat, State
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One named block: ``shape`` floats from ``offset`` on, each in ``[low, high]``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    low: float
+    high: float
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+class Layout:
+    """The blocks of one encoder, in order; offsets are assigned as blocks are added."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[str, Block] = {}
+        self.size = 0
+
+    def add(
+        self,
+        name: str,
+        shape: tuple[int, ...] | int,
+        meaning: str,
+        *,
+        low: float = 0.0,
+        high: float = 1.0,
+    ) -> int:
+        """Append a block; returns its offset."""
+        if name in self.blocks:
+            raise ValueError(f"block {name!r} is laid out twice")
+        dims = (shape,) if isinstance(shape, int) else shape
+        block = Block(name, self.size, dims, low, high, meaning)
+        self.blocks[name] = block
+        self.size = block.end
+        return block.offset
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        low = np.zeros(self.size, np.float32)
+        high = np.zeros(self.size, np.float32)
+        for block in self.blocks.values():
+            low[block.offset : block.end] = block.low
+            high[block.offset : block.end] = block.high
+        return low, high
+
+    def read(self, vector: Vector, name: str) -> Vector:
+        """The block called ``name`` of ``vector``, in its shape."""
+        block = self.blocks[name]
+        return vector[block.offset : block.end].reshape(block.shape)
+
+    def markdown(self) -> str:
+        """The layout as a Markdown table (what ``docs/research.md`` shows)."""
+        lines = ["| block | offset | shape | meaning |", "|---|---:|---|---|"]
+        for block in self.blocks.values():
+            shape = " × ".join(str(d) for d in block.shape)
+            lines.append(f"| `{block.name}` | {block.offset} | {shape} | {block.meaning} |")
+        return "\n".join(lines)
+
+
+class BlockEncoder:
+    """The base of the per-game encoders: a layout, its bounds and a template vector.
+
+    Subclasses lay out their blocks in ``__init__`` -- the one-hot blocks first, then the
+    numbers -- call :meth:`finish`, and make each vector in :meth:`observe` with
+    :meth:`write`, from the template, which holds what never changes during a match of
+    this configuration (the options).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.layout = Layout()
+        self._constants: list[tuple[int, float]] = []
+        self._numbers = 0
+        self._low = self._high = self._template = np.zeros(0, np.float32)
+
+    def add_options(self) -> None:
+        """A block per option the view's ``options`` carry: a one-hot over an enumerated
+        option's choices, 0/1 for a switch, the number for an integer option. (Free-text
+        options are left to the game's encoder, which shows what they mean.)"""
+        for spec in self.game.info.options:
+            value = self.game.option(spec.name)
+            name = f"options.{spec.name}"
+            if spec.choices is not None:
+                words = ", ".join(str(choice) for choice in spec.choices)
+                at = self.layout.add(name, len(spec.choices), f"one-hot: {words}")
+                index = [type(c) is type(value) and c == value for c in spec.choices].index(True)
+                self._constants.append((at + index, 1.0))
+            elif isinstance(spec.default, bool):
+                at = self.layout.add(name, 1, "1 if the switch is on")
+                self._constants.append((at, float(value)))
+            elif isinstance(spec.default, int):
+                low = float(spec.low if spec.low is not None else -VALUE_BOUND)
+                high = float(spec.high if spec.high is not None else VALUE_BOUND)
+                at = self.layout.add(name, 1, "the number", low=low, high=high)
+                self._constants.append((at, float(value)))
+
+    def finish(self, numbers_from: str) -> None:
+        """Fix the layout: bounds, and the template with the constant blocks written.
+
+        The blocks from ``numbers_from`` to the end are the numbers :meth:`write` takes."""
+        self._numbers = self.offset(numbers_from)
+        self._low, self._high = self.layout.bounds()
+        self._template = np.zeros(self.layout.size, np.float32)
+        for at, value in self._constants:
+            self._template[at] = value
+
+    def offset(self, name: str) -> int:
+        return self.layout.blocks[name].offset
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    @property
+    def low(self) -> Vector:
+        return self._low
+
+    @property
+    def high(self) -> Vector:
+        return self._high
+
+    @property
+    def template(self) -> Vector:
+        return self._template
+
+    def write(self, ones: list[int], numbers: list[int] | list[float]) -> Vector:
+        """A new vector: the template, 1 at each place in ``ones``, and ``numbers`` from the
+        first number block on (two numpy calls, whatever the game)."""
+        out = self._template.copy()
+        out[ones] = 1.0
+        out[self._numbers :] = numbers
+        return out
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        raise NotImplementedError

@@ -1,0 +1,169 @@
+"""Maatatahay's observation vector, written from the state's fields.
+
+Everything on the table is open (see :mod:`meeple.games.maatatahay.view`), so the vector
+holds the board, stream, storages, relics, bag and supply -- and never the order of the
+face-down decks or the generator: only the decks' sizes. Seats are absolute (seat 0 is
+Balan); ``seat`` says which one is looking. Spaces run ``a1, b1 .. e5`` (rank 1 first).
+
+The one-hot blocks come first, then the numbers, so a vector is written with two numpy
+calls: the list of places that are 1, and one list of all the numbers.
+"""
+
+from __future__ import annotations
+
+from meeple.adapters.encoders.layout import BlockEncoder
+from meeple.adapters.encoding import Vector
+from meeple.core import Game, Seat, State
+from meeple.games.maatatahay.data import FACINGS, ORTHOGONAL, RULES, SPACES, TILES_PER_SEAT
+from meeple.games.maatatahay.rules import OVER, PHASES, MaatatahayState
+
+SEATS = 2
+WARRIORS = SEATS * TILES_PER_SEAT
+DIAMONDS = tuple(RULES.tiles[uid % TILES_PER_SEAT].diamonds for uid in range(WARRIORS))
+CRYSTALS = RULES.bag_energy + RULES.bag_spirit + RULES.supply_energy
+RELICS = sum(RULES.shrines)
+MIN_COST, BASE_COST = RULES.relic_min_cost, RULES.relic_base_cost
+
+
+class MaatatahayEncoder(BlockEncoder):
+    """The blocks are laid out (and explained) in ``__init__``."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        add = self.layout.add
+        # One-hot blocks.
+        add("seat", SEATS, "one-hot: the seat looking")
+        add("phase", len(PHASES), "one-hot: " + ", ".join(PHASES))
+        for name in ("active", "decider", "first", "placing"):
+            add(name, SEATS, "one-hot seat (all 0 for none)")
+        add("hot", SPACES, "one-hot: the space of the warrior being placed")
+        add("board.warrior", (SPACES, WARRIORS), "one-hot: seat × tiles + tile index")
+        add("board.facing", (SPACES, len(FACINGS)), "one-hot: " + " ".join(FACINGS))
+        add("stream", (RULES.stream_pairs, SEATS, TILES_PER_SEAT), "one-hot tile per pair, seat")
+        add("pair", (SEATS, TILES_PER_SEAT), "one-hot tile per seat of the picked pair")
+        add("relics", (RELICS, SEATS), "one-hot: who took the 1st, 2nd ... relic")
+        add("outcome.winners", SEATS, "1 for each winner once the match is over")
+        add("outcome.draw", 1, "1 if the match ended drawn")
+        self.add_options()
+        # Numbers, written as one list in this order.
+        add("round", 1, "the round", high=TILES_PER_SEAT + 1)
+        add("board.alive", SPACES, "1 under a living warrior")
+        add("board.energy", SPACES, "Energy on the warrior", high=CRYSTALS)
+        add("board.spirit", SPACES, "Spirit on the warrior", high=CRYSTALS)
+        strongest = max(t.fangs for t in RULES.tiles) + CRYSTALS + 4
+        add("board.strength", SPACES, "the living warrior's Strength", high=strongest)
+        add("board.surrounded", SPACES, "1 if the living warrior is surrounded")
+        add("board.relic", SPACES, "1 where an unclaimed Temple Relic stands")
+        add("board.ground_energy", SPACES, "Energy crystals on the ground", high=CRYSTALS)
+        add("board.ground_spirit", SPACES, "Spirit crystals on the ground", high=CRYSTALS)
+        add("board.relic_cost", (SEATS, SPACES), "each seat's cost of the relic", high=CRYSTALS)
+        add("storage", (SEATS, 2), "Energy, Spirit in each seat's storage", high=CRYSTALS)
+        add("lost", SEATS, "warriors each seat lost", high=TILES_PER_SEAT)
+        add("spirit_track", 1, "the Spirit Track", high=WARRIORS)
+        add("bag", 2, "Energy, Spirit in the bag", high=CRYSTALS)
+        add("supply", 1, "Energy in the supply", high=CRYSTALS)
+        add("decks", SEATS, "tiles left in each face-down deck", high=TILES_PER_SEAT)
+        add("free_spaces", 1, "spaces with no warrior and no relic", high=SPACES)
+        add("scores", SEATS, "each seat's score now", high=10 * CRYSTALS)
+        self.finish(numbers_from="round")
+        at = self.offset
+        self._seat, self._phase, self._hot = at("seat"), at("phase"), at("hot")
+        self._deciders = (at("active"), at("decider"), at("first"), at("placing"))
+        self._warrior = [at("board.warrior") + s * WARRIORS for s in range(SPACES)]
+        self._facing = [at("board.facing") + s * len(FACINGS) for s in range(SPACES)]
+        self._stream = [at("stream") + p * WARRIORS for p in range(RULES.stream_pairs)]
+        self._pair, self._relics, self._outcome = at("pair"), at("relics"), at("outcome.winners")
+        self._relics_block = game.option("relic_blocks") is not False
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        if not isinstance(state, MaatatahayState):
+            raise TypeError(f"a Maatatahay encoder cannot read {type(state).__name__}")
+        ones = [self._seat + seat, self._phase + state.phase]
+        for at, who in zip(
+            self._deciders, (state.active, state.decider, state.first, state.placing), strict=True
+        ):
+            if who >= 0:
+                ones.append(at + who)
+        if state.hot >= 0:
+            ones.append(self._hot + state.hot)
+        for at, (a, b) in zip(self._stream, state.stream, strict=False):
+            ones += (at + a, at + TILES_PER_SEAT + b)
+        if state.pair is not None:
+            ones += (self._pair + state.pair[0], self._pair + TILES_PER_SEAT + state.pair[1])
+        ones += [self._relics + i * SEATS + s for i, s in enumerate(state.relics_taken[:RELICS])]
+        if state.phase == OVER:
+            outcome = state.outcome()
+            if outcome is not None:
+                ones += [self._outcome + winner for winner in outcome.winners]
+                if outcome.is_draw:
+                    ones.append(self._outcome + SEATS)
+        numbers = [state.round]
+        scores = self._board(state, ones, numbers)
+        numbers += (
+            state.store_energy[0],
+            state.store_spirit[0],
+            state.store_energy[1],
+            state.store_spirit[1],
+            *state.lost,
+            state.spirit_track,
+            state.bag_energy,
+            state.bag_spirit,
+            state.supply,
+            len(state.decks[0]),
+            len(state.decks[1]),
+            state.free_spaces(),
+            scores[0] + state.relic_points(0),
+            scores[1] + state.relic_points(1),
+        )
+        return self.write(ones, numbers)
+
+    def _board(self, state: MaatatahayState, ones: list[int], numbers: list[int]) -> list[int]:
+        """Append the per-space one-hots and numbers (with the view's Strength, surrounded
+        and relic costs); return each seat's diamonds and Spirit on living warriors.
+
+        Plain Python over the 25 spaces: cheaper than a dozen numpy calls on arrays this
+        small."""
+        tile, living, relic = state.tile, state.living, state.relic
+        alive = [0] * SPACES
+        energy = [0] * SPACES
+        spirit = [0] * SPACES
+        strength = [0] * SPACES
+        surrounded = [0] * SPACES
+        cost = [0] * (SEATS * SPACES)
+        scores = [0, 0]
+        warrior_at, facing_at = self._warrior, self._facing
+        blocks = self._relics_block
+        for space in range(SPACES):
+            uid = tile[space]
+            if uid < 0:
+                if relic[space]:
+                    # "Each orthogonally adjacent friendly Warrior reduces the cost by 1."
+                    friends = [0, 0]
+                    for near in ORTHOGONAL[space]:
+                        if living[near]:
+                            friends[tile[near] // TILES_PER_SEAT] += 1
+                    cost[space] = max(MIN_COST, BASE_COST - friends[0])
+                    cost[SPACES + space] = max(MIN_COST, BASE_COST - friends[1])
+                continue
+            ones += (warrior_at[space] + uid, facing_at[space] + state.facing[space])
+            energy[space] = state.energy[space]
+            spirit[space] = state.spirit[space]
+            if living[space]:
+                alive[space] = 1
+                strength[space] = state.strength(space)
+                for near in ORTHOGONAL[space]:
+                    if tile[near] < 0 and not (blocks and relic[near]):
+                        break
+                else:
+                    surrounded[space] = 1
+                scores[uid // TILES_PER_SEAT] += DIAMONDS[uid] + spirit[space]
+        numbers += alive
+        numbers += energy
+        numbers += spirit
+        numbers += strength
+        numbers += surrounded
+        numbers += relic
+        numbers += state.ground_energy
+        numbers += state.ground_spirit
+        numbers += cost
+        return scores

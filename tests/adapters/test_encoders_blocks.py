@@ -1,0 +1,135 @@
+"""Each block of the games' own encoders holds what the view says: named features are read
+back out of the vector and compared with the view's JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from meeple.adapters.encoders.layout import BlockEncoder
+from meeple.adapters.encoding import Vector, encoder_for
+from meeple.core import Game, State, load_game
+from tests.adapters.test_encoders import CASES, IDS, sample_states
+
+Check = Callable[[BlockEncoder, Vector, dict[str, Any]], None]
+
+
+def one_hot(block: Vector) -> int | None:
+    """The index of the 1 in a one-hot block, None if all 0."""
+    hits = np.flatnonzero(block)
+    assert len(hits) <= 1 and (block[hits] == 1).all()
+    return None if len(hits) == 0 else int(hits[0])
+
+
+def check_maatatahay(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]) -> None:
+    from meeple.games.maatatahay.data import FACINGS, TILES_PER_SEAT, space_name  # noqa: PLC0415
+    from meeple.games.maatatahay.rules import PHASES  # noqa: PLC0415
+
+    read = encoder.layout.read
+    tiles = TILES_PER_SEAT
+    assert one_hot(read(vector, "seat")) == view["seat"]
+    assert PHASES[one_hot(read(vector, "phase")) or 0] == view["phase"]
+    assert read(vector, "round")[0] == view["round"]
+    for name in ("active", "decider", "first", "placing"):
+        assert one_hot(read(vector, name)) == view[name], name
+    hot = one_hot(read(vector, "hot"))
+    assert view["hot"] == (None if hot is None else space_name(hot))
+    for space, cell in enumerate(view["board"]):
+        warrior = cell["warrior"]
+        uid = one_hot(read(vector, "board.warrior")[space])
+        facing = one_hot(read(vector, "board.facing")[space])
+        if warrior is None:
+            assert uid is None and facing is None
+        else:
+            assert uid is not None and facing is not None
+            assert divmod(uid, tiles)[0] == warrior["seat"]
+            assert encoder_tile_id(uid % tiles) == warrior["tile"]
+            assert FACINGS[facing] == warrior["facing"]
+        for block, key in (
+            ("alive", "alive"),
+            ("energy", "energy"),
+            ("spirit", "spirit"),
+            ("strength", "strength"),
+            ("surrounded", "surrounded"),
+        ):
+            want = 0 if warrior is None else warrior[key]
+            assert read(vector, f"board.{block}")[space] == want, (block, space)
+        assert read(vector, "board.relic")[space] == cell["relic"]
+        assert read(vector, "board.ground_energy")[space] == cell["crystals"]["energy"]
+        assert read(vector, "board.ground_spirit")[space] == cell["crystals"]["spirit"]
+        costs = view["relic_costs"].get(space_name(space), [0, 0])
+        assert list(read(vector, "board.relic_cost")[:, space]) == costs
+    stream = read(vector, "stream")
+    for index, pair in enumerate(view["stream"]):
+        for seat in (0, 1):
+            assert encoder_tile_id(one_hot(stream[index, seat])) == pair[seat]["id"]
+    assert not stream[len(view["stream"]) :].any()
+    pair = read(vector, "pair")
+    if view["pair"] is None:
+        assert not pair.any()
+    else:
+        assert [encoder_tile_id(one_hot(pair[s])) for s in (0, 1)] == [
+            t["id"] for t in view["pair"]
+        ]
+    storage = read(vector, "storage")
+    assert [[s["energy"], s["spirit"]] for s in view["storage"]] == storage.tolist()
+    relics = read(vector, "relics")
+    for seat in (0, 1):
+        assert [i + 1 for i in range(len(relics)) if relics[i, seat]] == view["relics"][seat]
+    assert read(vector, "lost").tolist() == view["lost"]
+    assert read(vector, "spirit_track")[0] == view["spirit_track"]
+    assert read(vector, "bag").tolist() == [view["bag"]["energy"], view["bag"]["spirit"]]
+    assert read(vector, "supply")[0] == view["supply"]
+    assert read(vector, "decks").tolist() == view["decks"]
+    assert read(vector, "free_spaces")[0] == view["free_spaces"]
+    assert read(vector, "scores").tolist() == view["scores"]
+    check_options(encoder, vector, view["options"])
+    check_outcome(encoder, vector, view["outcome"])
+
+
+def encoder_tile_id(index: int | None) -> int:
+    from meeple.games.maatatahay.data import RULES  # noqa: PLC0415
+
+    assert index is not None
+    return RULES.tiles[index].id
+
+
+def check_options(encoder: BlockEncoder, vector: Vector, options: dict[str, Any]) -> None:
+    game = encoder.game
+    for spec in game.info.options:
+        name = f"options.{spec.name}"
+        if name not in encoder.layout.blocks:
+            continue
+        block = encoder.layout.read(vector, name)
+        if spec.choices is not None:
+            assert spec.choices[one_hot(block) or 0] == options[spec.name]
+        else:
+            assert block[0] == float(options[spec.name])
+
+
+def check_outcome(encoder: BlockEncoder, vector: Vector, outcome: dict[str, Any] | None) -> None:
+    winners = encoder.layout.read(vector, "outcome.winners")
+    draw = encoder.layout.read(vector, "outcome.draw")[0]
+    if outcome is None:
+        assert not winners.any() and draw == 0
+    else:
+        assert np.flatnonzero(winners).tolist() == outcome["winners"]
+        assert draw == outcome["draw"]
+
+
+CHECKS: dict[str, Check] = {"maatatahay": check_maatatahay}
+
+
+@pytest.mark.parametrize(("name", "seats", "options"), CASES, ids=IDS)
+def test_blocks_hold_the_views_values(name: str, seats: int, options: dict[str, Any]) -> None:
+    game: Game = load_game(name, seats, options)
+    encoder = encoder_for(game)
+    assert isinstance(encoder, BlockEncoder)
+    check = CHECKS[name]
+    states: list[State] = list(sample_states(game, playouts=2))
+    for state in states:
+        for seat in range(seats):
+            check(encoder, encoder.observe(state, seat), state.view(seat))  # type: ignore[arg-type]

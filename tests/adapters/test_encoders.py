@@ -27,6 +27,9 @@ from meeple.core.rng import Rng
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("maatatahay", 2, {}),
     ("maatatahay", 2, {"relic_scoring": "standard", "shrines": "random", "relic_blocks": True}),
+    ("manafields", 2, {}),
+    ("manafields", 2, {"faction0": "elves", "faction1": "undead", "deployment": "shuffled"}),
+    ("manafields", 2, {"faction0": "orcs", "faction1": "humans", "turn_limit": 3}),
 ]
 IDS = [
     f"{name}-{seats}-{'-'.join(map(str, options.values())) or 'default'}"

@@ -120,7 +120,49 @@ def check_outcome(encoder: BlockEncoder, vector: Vector, outcome: dict[str, Any]
         assert draw == outcome["draw"]
 
 
-CHECKS: dict[str, Check] = {"maatatahay": check_maatatahay}
+def check_manafields(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]) -> None:
+    from meeple.adapters.encoders.manafields import STATS, TYPES, UNIT_NUMBERS  # noqa: PLC0415
+    from meeple.games.manafields.data import FACTIONS, KINDS, NAMES  # noqa: PLC0415
+
+    read = encoder.layout.read
+    assert one_hot(read(vector, "seat")) == view["seat"]
+    assert one_hot(read(vector, "active")) == view["active"]
+    assert np.flatnonzero(read(vector, "deciding")).tolist() == view["deciding"]
+    assert [FACTIONS[one_hot(row) or 0] for row in read(vector, "factions")] == view["factions"]
+    for name in ("turn", "round", "turn_limit", "op", "lead_to_win", "fights_issued", "picks"):
+        assert read(vector, name)[0] == view[name], name
+    assert read(vector, "frenzy")[0] == view["frenzy"]
+    for name in ("morale", "score", "lead", "points_now", "owed", "rally"):
+        assert read(vector, name).tolist() == view[name], name
+    labels = [unit["slot"] for unit in view["units"]]
+    assert sorted(labels[i] for i in np.flatnonzero(read(vector, "picked"))) == sorted(
+        view["picked"]
+    )
+    elf = one_hot(read(vector, "elf_free"))
+    assert view["elf_free"] == (None if elf is None else labels[elf])
+    controllers = [one_hot(row) for row in read(vector, "objectives")]
+    assert controllers == [o["controller"] for o in view["board"]["objectives"]]
+    numbers = read(vector, "units.numbers")
+    for slot, unit in enumerate(view["units"]):
+        assert one_hot(read(vector, "units.owner")[slot]) == unit["owner"]
+        assert TYPES[one_hot(read(vector, "units.type")[slot]) or 0] == unit["type"]
+        assert KINDS[one_hot(read(vector, "units.kind")[slot]) or 0] == unit["kind"]
+        assert NAMES[one_hot(read(vector, "units.square")[slot]) or 0] == unit["square"]
+        ability = one_hot(read(vector, "units.ability")[slot])
+        assert (ability is None) == (unit["ability"] is None)
+        row = dict(zip(UNIT_NUMBERS + STATS, numbers[slot].tolist(), strict=False))
+        for key, value in row.items():
+            assert value == unit[key], (slot, key)
+        if unit["ability"] is not None:
+            assert numbers[slot, -2:].tolist() == [
+                unit["ability"]["range"],
+                unit["ability"]["amount"],
+            ]
+    check_options(encoder, vector, view.get("options", dict(encoder.game.options)))
+    check_outcome(encoder, vector, view["outcome"])
+
+
+CHECKS: dict[str, Check] = {"maatatahay": check_maatatahay, "manafields": check_manafields}
 
 
 @pytest.mark.parametrize(("name", "seats", "options"), CASES, ids=IDS)

@@ -8,8 +8,10 @@ proves the vector is a function of the view alone). The layouts are in ``docs/re
 from __future__ import annotations
 
 from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
+from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.adapters.encoding import register_encoder
 
 register_encoder("maatatahay", MaatatahayEncoder)
+register_encoder("manafields", ManafieldsEncoder)
 
-__all__ = ["MaatatahayEncoder"]
+__all__ = ["MaatatahayEncoder", "ManafieldsEncoder"]

@@ -1,0 +1,193 @@
+"""Manafields' observation vector, written from the state's fields.
+
+Nothing is hidden in Manafields but the dice still to come (see
+:mod:`meeple.games.manafields.view`): the vector holds the whole position and never the
+generator. Seats are absolute; ``seat`` says which one is looking. Squares run ``a1, b1 ..``
+(rank 1 first, ``row × width + col``); units sit in their fixed slots ``A`` .. ``L``.
+
+The one-hot blocks come first, then the numbers (see :class:`BlockEncoder`). The sizes come
+from the game's data tables: the board, the army size, the unit types of every roster.
+"""
+
+from __future__ import annotations
+
+from meeple.adapters.encoders.layout import BlockEncoder
+from meeple.adapters.encoding import Vector
+from meeple.core import Game, Seat, State
+from meeple.games.manafields.combat import NO_TURN
+from meeple.games.manafields.data import (
+    EFFECTS,
+    FACTIONS,
+    KINDS,
+    OBJECTIVES,
+    RULES,
+    SLOTS,
+    SQUARES,
+    UNIT_TYPES,
+    UnitType,
+)
+from meeple.games.manafields.rules import ManafieldsState
+
+SEATS = 2
+TYPES = tuple(UNIT_TYPES)
+"""Every unit type's id: each faction's roster in order, then the Zombie."""
+TURNS = 2 * RULES.turn["max_turn_limit"] + 2
+POINTS = 1000
+SLOT_FLAGS = (
+    "ordered",
+    "moved",
+    "fought",
+    "shot",
+    "used_ability",
+    "blessed",
+    "inspired",
+    "warded",
+)
+STATS = ("max_hp", "speed", "to_hit", "armour", "damage", "range", "level")
+ABILITY_NUMBERS = ("ability_range", "ability_amount")
+UNIT_NUMBERS = ("alive", "hp", "general", *SLOT_FLAGS, "last_order", "targeted")
+
+
+def _stats(unit: UnitType) -> list[int]:
+    ability = unit.ability
+    return [
+        unit.hp,
+        unit.speed,
+        unit.to_hit,
+        unit.armour,
+        unit.damage,
+        unit.range,
+        unit.level,
+        0 if ability is None else ability.range,
+        0 if ability is None else ability.amount,
+    ]
+
+
+class ManafieldsEncoder(BlockEncoder):
+    """The blocks are laid out (and explained) in ``__init__``."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        add = self.layout.add
+        # One-hot blocks.
+        add("seat", SEATS, "one-hot: the seat looking")
+        add("active", SEATS, "one-hot: the seat whose turn it is")
+        add("deciding", SEATS, "1 for each seat that decides now")
+        add("factions", (SEATS, len(FACTIONS)), "one-hot per seat: " + ", ".join(FACTIONS))
+        add("units.owner", (SLOTS, SEATS), "one-hot per slot: the unit's seat")
+        add("units.type", (SLOTS, len(TYPES)), "one-hot per slot: each roster's units, Zombie")
+        add("units.kind", (SLOTS, len(KINDS)), "one-hot per slot: " + ", ".join(KINDS))
+        add("units.ability", (SLOTS, len(EFFECTS)), "one-hot per slot: the ability's effect")
+        add("units.square", (SLOTS, SQUARES), "one-hot per slot: its square (dead: last)")
+        add("picked", SLOTS, "1 for each unit the Faction Ability picked")
+        add("elf_free", SLOTS, "one-hot: the unit with the Elves' free order")
+        add("objectives", (OBJECTIVES, SEATS), "one-hot per objective: its controller")
+        add("outcome.winners", SEATS, "1 for each winner once the match is over")
+        add("outcome.draw", 1, "1 if the match ended drawn")
+        self.add_options()
+        # Numbers, written as one list in this order.
+        add("turn", 1, "the turn (a seat's turn; 0 first)", high=TURNS)
+        add("round", 1, "the round (a turn of each seat)", high=TURNS)
+        add("turn_limit", 1, "rounds before the higher score wins", high=TURNS)
+        add("op", 1, "Order Points left", high=POINTS)
+        add("morale", SEATS, "each seat's Morale", high=POINTS)
+        add("score", SEATS, "each seat's score", low=-POINTS, high=POINTS)
+        add("lead", SEATS, "each seat's score less the other's", low=-POINTS, high=POINTS)
+        add("lead_to_win", 1, "the lead that wins", high=POINTS)
+        add("points_now", SEATS, "what each seat would score now", high=POINTS)
+        add("owed", SEATS, "points owed for killed Generals", high=POINTS)
+        add("rally", SEATS, "1 if the seat's rally is on")
+        add("frenzy", 1, "1 while the Orcs' frenzy lasts")
+        add("fights_issued", 1, "fights issued this turn", high=POINTS)
+        add("picks", 1, "units the Faction Ability may still pick", high=SLOTS)
+        add(
+            "units.numbers",
+            (SLOTS, len(UNIT_NUMBERS) + len(STATS) + len(ABILITY_NUMBERS)),
+            "per slot: " + ", ".join(UNIT_NUMBERS + STATS + ABILITY_NUMBERS),
+            low=NO_TURN,
+            high=TURNS + POINTS,
+        )
+        self.finish(numbers_from="turn")
+        at = self.offset
+        self._seat, self._active, self._deciding = at("seat"), at("active"), at("deciding")
+        self._factions = at("factions")
+        self._picked, self._elf, self._objectives = at("picked"), at("elf_free"), at("objectives")
+        self._outcome = at("outcome.winners")
+        self._owner = [at("units.owner") + s * SEATS for s in range(SLOTS)]
+        self._square = [at("units.square") + s * SQUARES for s in range(SLOTS)]
+        # Per slot and type: the places of its type, kind and ability one-hots.
+        type_at, kind_at, ability_at = at("units.type"), at("units.kind"), at("units.ability")
+        self._type_ones: list[dict[str, tuple[int, ...]]] = []
+        for slot in range(SLOTS):
+            ones = {}
+            for index, (uid, unit) in enumerate(UNIT_TYPES.items()):
+                places = [
+                    type_at + slot * len(TYPES) + index,
+                    kind_at + slot * len(KINDS) + unit.kind,
+                ]
+                if unit.ability is not None:
+                    places.append(ability_at + slot * len(EFFECTS) + unit.ability.effect)
+                ones[uid] = tuple(places)
+            self._type_ones.append(ones)
+        self._stats = {uid: _stats(unit) for uid, unit in UNIT_TYPES.items()}
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        if not isinstance(state, ManafieldsState):
+            raise TypeError(f"a Manafields encoder cannot read {type(state).__name__}")
+        ones = [self._seat + seat, self._active + state.active]
+        ones += [self._deciding + s for s in state.deciding_seats()]
+        ones += [self._factions + s * len(FACTIONS) + f for s, f in enumerate(state.factions)]
+        ones += [self._picked + slot for slot in state.picked]
+        if state.elf_free >= 0:
+            ones.append(self._elf + state.elf_free)
+        for objective in range(OBJECTIVES):
+            holder = state.controller(objective)
+            if holder >= 0:
+                ones.append(self._objectives + objective * SEATS + holder)
+        outcome = state.outcome()
+        if outcome is not None:
+            ones += [self._outcome + winner for winner in outcome.winners]
+            if outcome.is_draw:
+                ones.append(self._outcome + SEATS)
+        score = state.score
+        numbers = [
+            state.turn,
+            state.turn // 2 + 1,
+            state.turn_limit,
+            state.op,
+            *state.morale,
+            *score,
+            score[0] - score[1],
+            score[1] - score[0],
+            RULES.turn["lead_to_win"],
+            state.points_now(0)["total"],
+            state.points_now(1)["total"],
+            *state.owed,
+            *state.rally,
+            state.frenzy,
+            state.fights_issued,
+            state.picks,
+        ]
+        generals = state.general
+        for slot in range(SLOTS):
+            unit, owner, hp = state.unit[slot], state.owner[slot], state.hp[slot]
+            ones.append(self._owner[slot] + owner)
+            ones += self._type_ones[slot][unit.id]
+            ones.append(self._square[slot] + state.pos[slot])
+            numbers += (
+                hp > 0,
+                hp,
+                slot == generals[owner] and unit.kind == 0,
+                state.ordered[slot],
+                state.moved[slot],
+                state.fought[slot],
+                state.shot[slot],
+                state.used_ability[slot],
+                state.blessed[slot],
+                state.inspired[slot],
+                state.warded[slot],
+                state.last_order[slot],
+                state.targeted[slot],
+            )
+            numbers += self._stats[unit.id]
+        return self.write(ones, numbers)

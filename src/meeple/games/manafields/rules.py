@@ -15,7 +15,6 @@ from typing import Any, Self
 from meeple.core.game import State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
-from meeple.core.squaregrid import reach_bits
 from meeple.core.types import JSON, Action, Seat
 from meeple.games.manafields import combat, scoring
 from meeple.games.manafields import notation as ids
@@ -24,7 +23,6 @@ from meeple.games.manafields.data import (
     ARMY,
     BIT,
     BLESS,
-    BOARD_MASK,
     BOLT,
     CAVALRY,
     DIAG,
@@ -45,29 +43,17 @@ from meeple.games.manafields.data import (
     RAISE,
     RULES,
     SLOTS,
-    SQUARE_OF_BIT,
     SQUARES,
-    STRIDE,
-    TERRAIN_MASK,
     WARD,
     ZOMBIE,
     UnitType,
     seat_square,
 )
+from meeple.games.manafields.legal import FREE_MOVE_DISTANCE, legal_orders, reach
 
 TURN = RULES.turn
 ORDERS = RULES.orders
 EFFECTS = RULES.effects
-OPEN_MASK = BOARD_MASK & ~TERRAIN_MASK
-FREE_MOVE_DISTANCE = ORDERS["free_move_if_no_enemy_within"]
-MOVE_ROWS = tuple(
-    tuple(
-        -1 if SQUARE_OF_BIT[b] < 0 else ids.move_action(slot, SQUARE_OF_BIT[b])
-        for b in range(len(SQUARE_OF_BIT))
-    )
-    for slot in range(SLOTS)
-)
-"""MOVE_ROWS[slot][bit]: the id of moving the unit in ``slot`` to the square of ``bit``."""
 OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
 NO_TURN = combat.NO_TURN
 _SCALARS = (
@@ -81,12 +67,6 @@ _LISTS = (
 )  # fmt: skip
 MAX_ACTIONS_PER_TURN = 96
 """A loose bound on the decisions of one turn, for :meth:`Manafields.max_game_length`."""
-
-
-def reach(start: int, speed: int, free: int) -> int:
-    """The bitboard of squares a unit on ``start`` can move to with ``speed`` through
-    ``free`` squares (no terrain, no unit); see :func:`meeple.core.squaregrid.reach_bits`."""
-    return reach_bits(BIT[start], speed, free, STRIDE) & ~(1 << BIT[start])
 
 
 class ManafieldsState(State):
@@ -274,40 +254,7 @@ class ManafieldsState(State):
             return []
         if self.picks:
             return self._legal_picks(seat)
-        out = [ids.END]
-        if self.faction_ready(seat):
-            out.append(ids.FACTION)
-        mine = self.living(seat)
-        op = self.op
-        free = OPEN_MASK & ~self.occupied
-        pos, unit = self.pos, self.unit
-        for slot in mine:
-            if self.move_cost(slot) > op:
-                continue
-            row = MOVE_ROWS[slot]
-            dest = reach(pos[slot], unit[slot].speed, free)
-            while dest:
-                low = dest & -dest
-                out.append(row[low.bit_length() - 1])
-                dest ^= low
-        if self.fight_cost() <= op:
-            for slot in mine:
-                if not self.fought[slot]:
-                    for target in self.fight_targets(slot):
-                        out.append(ids.fight_action(slot, target))
-        for slot in mine:
-            if unit[slot].range and not self.shot[slot] and self.shoot_cost(slot) <= op:
-                for target in self.shoot_targets(slot):
-                    out.append(ids.shoot_action(slot, target))
-        for slot in mine:
-            if (
-                unit[slot].ability is not None
-                and not self.used_ability[slot]
-                and self.ability_cost(slot) <= op
-            ):
-                for target in self.ability_targets(slot):
-                    out.append(ids.ability_action(slot, target))
-        return out
+        return legal_orders(self, seat)
 
     def fight_targets(self, slot: int) -> list[int]:
         """Adjacent enemies; diagonal ones too for Infantry that moved this turn."""

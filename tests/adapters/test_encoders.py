@@ -30,6 +30,11 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("manafields", 2, {}),
     ("manafields", 2, {"faction0": "elves", "faction1": "undead", "deployment": "shuffled"}),
     ("manafields", 2, {"faction0": "orcs", "faction1": "humans", "turn_limit": 3}),
+    ("maiterra", 2, {}),
+    ("maiterra", 3, {}),
+    ("maiterra", 4, {}),
+    ("maiterra", 4, {"teams": "1212"}),
+    ("maiterra", 3, {"teams": "112"}),
 ]
 IDS = [
     f"{name}-{seats}-{'-'.join(map(str, options.values())) or 'default'}"

@@ -162,7 +162,71 @@ def check_manafields(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]
     check_outcome(encoder, vector, view["outcome"])
 
 
-CHECKS: dict[str, Check] = {"maatatahay": check_maatatahay, "manafields": check_manafields}
+def check_maiterra(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]) -> None:
+    from meeple.adapters.encoders.maiterra import SEAT_NUMBERS  # noqa: PLC0415
+    from meeple.games.maiterra import notation as ids  # noqa: PLC0415
+    from meeple.games.maiterra.data import BUILDING_NAMES, CARD_NAMES, RULES, cell_of  # noqa: PLC0415
+    from meeple.games.maiterra.rules import PHASES  # noqa: PLC0415
+
+    read = encoder.layout.read
+    assert one_hot(read(vector, "seat")) == view["seat"]
+    assert PHASES[one_hot(read(vector, "phase")) or 0] == view["phase"]
+    assert np.flatnonzero(read(vector, "deciding")).tolist() == view["deciding"]
+    assert [one_hot(row) for row in read(vector, "sides")] == view["sides"]
+    for name in ("turn", "turn_limit", "max_orders"):
+        assert read(vector, name)[0] == view[name], name
+    for name in ("targets", "side_points"):
+        block = read(vector, name)
+        assert {str(i): v for i, v in enumerate(block.tolist()) if v} == {
+            k: v for k, v in view[name].items() if v
+        }
+    land = set()
+    for field in view["board"]:
+        cell = cell_of(field["field"])
+        assert cell is not None
+        land.add(cell)
+        terrain = one_hot(read(vector, "board.terrain")[cell])
+        assert RULES.terrains[terrain or 0] == field["terrain"]
+        assert one_hot(read(vector, "board.owner")[cell]) == field["owner"]
+        built = read(vector, "board.buildings")[cell]
+        assert {BUILDING_NAMES[k]: n for k, n in enumerate(built.tolist()) if n} == field[
+            "buildings"
+        ]
+        armies = read(vector, "board.armies")[:, :, cell]
+        assert {str(s): a for s, a in enumerate(armies.tolist()) if any(a)} == field["armies"]
+    for cell in set(range(25)) - land:
+        assert not read(vector, "board.terrain")[cell].any()
+        assert not read(vector, "board.buildings")[cell].any()
+        assert not read(vector, "board.armies")[:, :, cell].any()
+    seats = read(vector, "seats")
+    for other, row in enumerate(view["seats"]):
+        house = one_hot(read(vector, "houses")[other])
+        assert row["house"] == (None if house is None else RULES.houses[house])
+        numbers = dict(zip(SEAT_NUMBERS, seats[other].tolist(), strict=True))
+        for key, value in numbers.items():
+            assert value == (row[key] or 0), (other, key)
+        if "hand" in row:
+            hand = read(vector, "hand")
+            assert sorted(row["hand"]) == sorted(
+                CARD_NAMES[c] for c in range(len(CARD_NAMES)) for _ in range(int(hand[c]))
+            )
+    kinds = [one_hot(row) for row in read(vector, "queue")]
+    assert [ids.KINDS[k] for k in kinds if k is not None] == [
+        text.split()[0] for text in view["queue"]
+    ]
+    drafts = [one_hot(row) for row in read(vector, "draft_order")]
+    assert [d for d in drafts if d is not None] == view["draft_order"]
+    assert read(vector, "deck")[0] == view["deck"]
+    discard = read(vector, "discard")
+    assert sum(discard) == len(view["discard"])
+    check_outcome(encoder, vector, view["outcome"])
+
+
+CHECKS: dict[str, Check] = {
+    "maatatahay": check_maatatahay,
+    "maiterra": check_maiterra,
+    "manafields": check_manafields,
+}
 
 
 @pytest.mark.parametrize(("name", "seats", "options"), CASES, ids=IDS)

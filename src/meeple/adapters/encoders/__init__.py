@@ -8,10 +8,12 @@ proves the vector is a function of the view alone). The layouts are in ``docs/re
 from __future__ import annotations
 
 from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
+from meeple.adapters.encoders.maiterra import MaiterraEncoder
 from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.adapters.encoding import register_encoder
 
 register_encoder("maatatahay", MaatatahayEncoder)
+register_encoder("maiterra", MaiterraEncoder)
 register_encoder("manafields", ManafieldsEncoder)
 
-__all__ = ["MaatatahayEncoder", "ManafieldsEncoder"]
+__all__ = ["MaatatahayEncoder", "MaiterraEncoder", "ManafieldsEncoder"]

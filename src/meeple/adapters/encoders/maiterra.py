@@ -1,0 +1,221 @@
+"""Maiterra's observation vector, written from the state's fields.
+
+What a seat sees (see :mod:`meeple.games.maiterra.view`): Lakeland, owners, buildings,
+armies, every seat's stores, people and points, how many cards each holds, who has ended the
+turn, the discard pile -- and of its own: its hand, its queued orders and its house. Never
+read: another seat's queue, cards or (until every house is locked) house, the deck's order
+and the generator. Seats are absolute; ``seat`` says which one is looking. Cells run ``a1,
+b1 .. e5`` over the 5 × 5 grid (``row × 5 + col``); lakes and cells outside the seat
+count's region are all 0.
+
+The one-hot blocks come first, then the numbers (see :class:`BlockEncoder`). The sizes come
+from the game's data tables and the seat count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from meeple.adapters.encoders.layout import BlockEncoder
+from meeple.adapters.encoding import Vector
+from meeple.core import Game, Seat, State
+from meeple.games.maiterra import notation as ids
+from meeple.games.maiterra.data import (
+    CARD_NAMES,
+    CELLS,
+    NUM_BUILDINGS,
+    RESOURCES,
+    RULES,
+    WORKER_BUILDINGS,
+)
+from meeple.games.maiterra.lakeland import LAKE
+from meeple.games.maiterra.notation import DECODED
+from meeple.games.maiterra.resolve import side_points, side_target
+from meeple.games.maiterra.rules import NO_SEAT, PHASES, PLAN, MaiterraState
+
+AMOUNT = 10_000
+"""The bound of the counts (stores, people, armies...): far above any seen in play."""
+SEAT_NUMBERS = (
+    "house_locked",
+    *RESOURCES,
+    "people",
+    "workers",
+    "fields",
+    "points",
+    "units",
+    "cards",
+    "ended",
+)
+ORDER_PARTS = ("a", "b", "c")
+
+
+class MaiterraEncoder(BlockEncoder):
+    """The blocks are laid out (and explained) in ``__init__``."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        seats = self.seats = game.seats
+        add = self.layout.add
+        drafts = seats * RULES.draft_fields
+        terrains, houses = RULES.terrains, RULES.houses
+        # One-hot blocks.
+        add("seat", seats, "one-hot: the seat looking")
+        add("phase", len(PHASES), "one-hot: " + ", ".join(PHASES))
+        add("deciding", seats, "1 for each seat that decides now")
+        add("sides", (seats, seats), "one-hot per seat: its side (the lowest seat of its team)")
+        add("board.terrain", (CELLS, len(terrains)), "one-hot per cell: " + ", ".join(terrains))
+        add("board.owner", (CELLS, seats), "one-hot per cell: the seat holding the field")
+        add("houses", (seats, len(houses)), "one-hot per seat: its house, where shown")
+        add("queue", (RULES.max_orders, len(ids.KINDS)), "one-hot per queued order: its kind")
+        add("draft_order", (drafts, seats), "one-hot: the seats still to draft, in order")
+        add("outcome.winners", seats, "1 for each winner once the match is over")
+        add("outcome.draw", 1, "1 if the match ended drawn")
+        self.add_options()
+        # Numbers, written as one list in this order.
+        add("turn", 1, "the turn", high=AMOUNT)
+        add("turn_limit", 1, "the last turn", high=AMOUNT)
+        add("max_orders", 1, "orders a seat may queue", high=AMOUNT)
+        add("targets", seats, "each side's target (by side; 0 for no side)", high=AMOUNT)
+        add("side_points", seats, "each side's points (by side)", high=AMOUNT)
+        add(
+            "board.buildings",
+            (CELLS, NUM_BUILDINGS),
+            "per cell: each building's count",
+            high=AMOUNT,
+        )
+        add("board.armies", (seats, 2, CELLS), "per seat: soldiers, cavalry per cell", high=AMOUNT)
+        add(
+            "seats",
+            (seats, len(SEAT_NUMBERS)),
+            "per seat: " + ", ".join(SEAT_NUMBERS),
+            low=-AMOUNT,
+            high=AMOUNT,
+        )
+        add("hand", len(CARD_NAMES), "the looking seat's cards, by card", high=AMOUNT)
+        add(
+            "queue.parts",
+            (RULES.max_orders, len(ORDER_PARTS)),
+            "per queued order: its numbers a, b, c (-1 for none; see notation's Order)",
+            low=-1,
+            high=AMOUNT,
+        )
+        add("deck", 1, "cards in the deck", high=AMOUNT)
+        add("discard", len(CARD_NAMES), "the discard pile, by card", high=AMOUNT)
+        self.finish(numbers_from="turn")
+        at = self.offset
+        self._seat, self._phase, self._deciding = at("seat"), at("phase"), at("deciding")
+        self._sides, self._houses = at("sides"), at("houses")
+        self._terrain = [at("board.terrain") + c * len(terrains) for c in range(CELLS)]
+        self._owner = [at("board.owner") + c * seats for c in range(CELLS)]
+        self._queue, self._draft = at("queue"), at("draft_order")
+        self._outcome = at("outcome.winners")
+        self._maps: dict[tuple[int, ...], _Land] = {}
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        if not isinstance(state, MaiterraState):
+            raise TypeError(f"a Maiterra encoder cannot read {type(state).__name__}")
+        seats = self.seats
+        ones = [self._seat + seat, self._phase + state.phase]
+        ones += [self._deciding + s for s in state.deciding_seats()]
+        ones += [self._sides + s * seats + side for s, side in enumerate(state.side)]
+        all_locked = NO_SEAT not in state.house
+        for other, house in enumerate(state.house):
+            if house != NO_SEAT and (all_locked or other == seat):
+                ones.append(self._houses + other * len(RULES.houses) + house)
+        queue = state.queue[seat][: RULES.max_orders]
+        parts: list[int] = [-1] * (RULES.max_orders * len(ORDER_PARTS))
+        for index, action in enumerate(queue):
+            order = DECODED[action]
+            ones.append(self._queue + index * len(ids.KINDS) + order.kind)
+            parts[3 * index : 3 * index + 3] = order.a, order.b, order.c
+        remaining = state.draft_order[state.draft_step :]
+        ones += [self._draft + i * seats + s for i, s in enumerate(remaining)]
+        outcome = state.outcome()
+        if outcome is not None:
+            ones += [self._outcome + winner for winner in outcome.winners]
+            if outcome.is_draw:
+                ones.append(self._outcome + seats)
+        targets, points = [0] * seats, [0] * seats
+        for side, total in side_points(state).items():
+            points[side] = total
+            targets[side] = side_target(state, side)
+        numbers = [state.turn, RULES.turn_limit, RULES.max_orders, *targets, *points]
+        workers, fields = self._board(state, ones, numbers)
+        planning = state.phase == PLAN
+        for other in range(seats):
+            numbers.append(state.house[other] != NO_SEAT)
+            numbers += state.res[other]
+            numbers += (
+                state.people[other],
+                workers[other],
+                fields[other],
+                RULES.points_per_field * fields[other],
+                sum(state.soldiers[other]) + sum(state.cavalry[other]),
+                len(state.cards[other]),
+                planning and state.ended[other],
+            )
+        numbers += _counts(state.cards[seat])
+        numbers += parts
+        numbers.append(len(state.deck))
+        numbers += _counts(state.discard)
+        out = self.write(ones, numbers)
+        out[self._map(state.terrain).lake_places] = 0.0
+        return out
+
+    def _board(
+        self, state: MaiterraState, ones: list[int], numbers: list[int]
+    ) -> tuple[list[int], list[int]]:
+        """Append the per-cell one-hots and numbers; return each seat's workers and fields.
+
+        The buildings and armies are copied whole, lakes included; :meth:`observe` then
+        clears the lakes' places (the view has no entry for a lake)."""
+        seats = self.seats
+        owner, buildings = state.owner, state.buildings
+        land = self._map(state.terrain)
+        ones += land.terrain_ones
+        workers, fields = [0] * seats, [0] * seats
+        for cell in land.cells:
+            holder = owner[cell]
+            if holder >= 0:
+                ones.append(self._owner[cell] + holder)
+                fields[holder] += 1
+                base = cell * NUM_BUILDINGS
+                for kind in WORKER_BUILDINGS:
+                    workers[holder] += buildings[base + kind]
+        numbers += buildings
+        for s in range(seats):
+            numbers += state.soldiers[s]
+            numbers += state.cavalry[s]
+        return workers, fields
+
+    def _map(self, terrain: list[int]) -> _Land:
+        """What a map fixes for the whole match, worked out once per map."""
+        key = tuple(terrain)
+        land = self._maps.get(key)
+        if land is None:
+            if len(self._maps) >= 64:
+                self._maps.clear()
+            land = self._maps[key] = _Land(self, key)
+        return land
+
+
+class _Land:
+    """A map's land cells, their terrain one-hots, and the places that lakes clear."""
+
+    __slots__ = ("cells", "lake_places", "terrain_ones")
+
+    def __init__(self, encoder: MaiterraEncoder, terrain: tuple[int, ...]) -> None:
+        self.cells = [cell for cell in range(CELLS) if terrain[cell] != LAKE]
+        self.terrain_ones = [encoder._terrain[cell] + terrain[cell] for cell in self.cells]
+        lakes = [cell for cell in range(CELLS) if terrain[cell] == LAKE]
+        buildings, armies = encoder.offset("board.buildings"), encoder.offset("board.armies")
+        places = [buildings + c * NUM_BUILDINGS + k for c in lakes for k in range(NUM_BUILDINGS)]
+        places += [armies + row * CELLS + c for row in range(2 * encoder.seats) for c in lakes]
+        self.lake_places = np.array(places, dtype=np.intp)
+
+
+def _counts(cards: list[int]) -> list[int]:
+    counts = [0] * len(CARD_NAMES)
+    for card in cards:
+        counts[card] += 1
+    return counts

@@ -70,6 +70,6 @@ def test_state_json_must_match_the_options() -> None:
     data = state.to_json()
     with pytest.raises(InvalidState):
         Manafields(options={"faction0": "elves"}).state_from_json(data)
-    data["units"][0]["square"] = "d4"  # terrain
+    data["units"][0]["square"] = "d5"  # terrain
     with pytest.raises(InvalidState):
         Manafields().state_from_json(data)

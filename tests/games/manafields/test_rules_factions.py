@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.manafields.builders import act, event, is_legal, position, slot
+from tests.games.manafields.builders import act, event, is_legal, position, slot, sq
 
 from meeple.games.manafields.data import RULES, ZOMBIE
 
@@ -26,7 +26,7 @@ def test_humans_troops_next_to_friends_deal_one_more_in_fights() -> None:
 def test_humans_ability_units_count_three_until_your_next_turn() -> None:
     """ "Faction Ability Order: Until your next turn, all friendly units count as 3 when
     determining control of objectives." """
-    state = position({"A": "j3", "D": "e5", "G": "a8", "I": "e6", "J": "f6"})
+    state = position({"A": "j3", "D": "e7", "G": "a8", "I": "e8", "J": "f8"})
     assert state.controller(1) == 1
     state.morale[0] = 5
     act(state, "faction")
@@ -61,17 +61,17 @@ def test_elves_get_a_free_move_after_a_fight_while_still_adjacent() -> None:
 def test_elves_ability_teleports_three_units_to_empty_objective_squares() -> None:
     """ "Faction Ability Order: Pick 3 units, teleport them to any empty objective
     square." """
-    state = position({"A": "a3", "C": "b3", "D": "c3", "E": "e2", "J": "e6"}, "elves", "orcs")
+    state = position({"A": "a3", "C": "b3", "D": "c3", "E": "e2", "J": "e8"}, "elves", "orcs")
     state.morale[0] = 5
     act(state, "faction")
     assert not is_legal(state, "move C c4")
-    assert not is_legal(state, "teleport C e6")  # not empty
-    act(state, "teleport C e5")
-    act(state, "teleport D h5")
-    assert not is_legal(state, "teleport C b5")  # each unit once
-    act(state, "teleport A f5")
+    assert not is_legal(state, "teleport C e8")  # not empty
+    act(state, "teleport C e7")
+    act(state, "teleport D h6")
+    assert not is_legal(state, "teleport C b6")  # each unit once
+    act(state, "teleport A f7")
     assert state.picks == 0  # three picked: back to orders
-    assert [state.pos[slot(x)] for x in "CDA"] == [44, 47, 45]
+    assert [state.pos[slot(x)] for x in "CDA"] == [sq("e7"), sq("h6"), sq("f7")]
     assert state.op == 3
 
 

@@ -57,13 +57,13 @@ def test_move_up_to_speed_with_diagonals_counting_two() -> None:
 
 def test_no_moving_through_terrain_or_units() -> None:
     """ "Units cannot move through terrain, or other units" """
-    # d4 is terrain. A unit on d3 with Speed 3 cannot go straight north past it.
-    state = position({"D": "d3", "C": "c3", "J": "j9"})
+    # d5 is terrain. A unit on d4 with Speed 3 cannot go straight north past it.
+    state = position({"D": "d4", "C": "c4", "J": "j9"})
     reached = moves_of(state, "D")
-    assert "d4" not in reached  # terrain
-    assert "c3" not in reached  # a friend stands there
-    assert "b2" in reached  # d3-c2 diagonally (2), then b2 (1)
-    assert "b3" not in reached  # 4 around c3
+    assert "d5" not in reached  # terrain
+    assert "c4" not in reached  # a friend stands there
+    assert "b3" in reached  # d4-c3 diagonally (2), then b3 (1)
+    assert "b4" not in reached  # 4 around c4
     state = position({"D": "a1", "C": "a2", "E": "b1", "J": "j9"})
     # boxed in: only a diagonal step out (2 of its 3 Speed), then one more step
     assert moves_of(state, "D") == {"b2", "c2", "b3"}
@@ -73,7 +73,7 @@ def test_move_from_adjacent_costs_two() -> None:
     """ "If the unit begins its Move adjacent to an enemy, this Order costs 2 instead of
     1" """
     state = position({"D": "e5", "J": "e6"})
-    assert event(act(state, "move D c5"), "move")["cost"] == 2
+    assert event(act(state, "move D e3"), "move")["cost"] == 2
     assert state.op == 1
 
 

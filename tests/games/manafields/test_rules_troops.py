@@ -108,16 +108,16 @@ def test_archers_resting_two_turns_score_automatic_sixes() -> None:
 
 def test_heroes_on_objectives_give_plus_one_to_hit() -> None:
     """ "All friendly units on that objective gain +1 to their rolls To Hit" """
-    state = position({"B": "f5", "D": "e5", "J": "e4"})
+    state = position({"B": "f7", "D": "e7", "J": "e6"})
     assert event(act(state, "fight D J"), "fight")["to_hit_bonus"] == 1
-    state = position({"B": "g5", "D": "e5", "J": "e4"})
+    state = position({"B": "g7", "D": "e7", "J": "e6"})
     assert event(act(state, "fight D J"), "fight")["to_hit_bonus"] == 0
 
 
 def test_heroes_on_objectives_heal_at_the_start_of_each_turn() -> None:
     """ "All friendly units on that objective heal 1 HP at the start of each turn" (at the
     start of each of their own turns: a decision)."""
-    state = position({"B": ("f5", 3), "D": ("e5", 2), "C": ("d5", 2), "J": "a8"}, turn=1)
+    state = position({"B": ("f7", 3), "D": ("e7", 2), "C": ("d7", 2), "J": "a8"}, turn=1)
     events = act(state, "end")
     assert event(events, "turn")["healed"] == [slot("B"), slot("D")]
     assert (state.hp[slot("B")], state.hp[slot("D")], state.hp[slot("C")]) == (4, 3, 2)

@@ -2,7 +2,7 @@
 
 Units are named by their slot, ``A``-``F`` for the army that starts as seat 0's and
 ``G``-``L`` for seat 1's (a unit that dies and rises as a Zombie keeps its letter).
-Squares are ``a1``-``j10`` from seat 0's side.
+Squares are ``a1``-``j12`` from seat 0's side (the board is data: see data/rules.json).
 
 ==========  =================  ======================================================
 ids         notation           meaning
@@ -10,12 +10,12 @@ ids         notation           meaning
 0           ``end``            end the turn (scoring follows)
 1           ``done``           stop picking units for the Faction Ability
 2           ``faction``        the Faction Ability Order (5 Morale)
-3-1202      ``move A e5``      Move Order: unit A to e5
-1203-1346   ``fight A G``      Fight Order: unit A attacks unit G
-1347-1490   ``shoot A G``      Shoot Order: unit A shoots at unit G
-1491-1634   ``ability A G``    Heroic Ability Order of Hero A on unit G
-1635-2834   ``teleport A e5``  Elves' Faction Ability: teleport unit A to e5
-2835-2846   ``explode A``      Undead Faction Ability: Zombie A blows up
+3-1442      ``move A e5``      Move Order: unit A to e5
+1443-1586   ``fight A G``      Fight Order: unit A attacks unit G
+1587-1730   ``shoot A G``      Shoot Order: unit A shoots at unit G
+1731-1874   ``ability A G``    Heroic Ability Order of Hero A on unit G
+1875-3314   ``teleport A e5``  Elves' Faction Ability: teleport unit A to e5
+3315-3326   ``explode A``      Undead Faction Ability: Zombie A blows up
 ==========  =================  ======================================================
 
 The notation is context free: ``parse_action(format_action(a)) == a`` for every id.
@@ -133,7 +133,8 @@ def parse_action(text: str) -> int:
         if verb in _SQUARE_VERBS:
             square = square_index(match.group(3))
             if square is None:
-                raise InvalidAction(f"{match.group(3)!r} is not a square a1-j10", action=text)
+                last = NAMES[-1]
+                raise InvalidAction(f"{match.group(3)!r} is not a square a1-{last}", action=text)
             return _SQUARE_VERBS[verb] + slot * SQUARES + square
         if len(match.group(3)) != 1:
             raise InvalidAction(f"{match.group(3)!r} is not a unit letter", action=text)

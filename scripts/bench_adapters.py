@@ -2,6 +2,7 @@
 """Random playouts per second: natively and through each research adapter.
 
     .venv/bin/python scripts/bench_adapters.py [--game maatatahay] [--seats 2] [--seconds 3]
+        [--encoder own|generic]
 
 Every row plays whole matches with uniformly random legal actions, single process:
 
@@ -12,6 +13,8 @@ Every row plays whole matches with uniformly random legal actions, single proces
 - pettingzoo-parallel: a Parallel step per joint decision (games with simultaneous planning);
 - gymnasium: the learner and a random bot, an observation after every learner step.
 
+Observations come from the game's own encoder (``meeple.adapters.encoders``), or with
+``--encoder generic`` from the generic one that encodes the view JSON (the "before" figures).
 Prints a Markdown table (and JSON with --json); the overhead is native / adapter.
 """
 
@@ -26,6 +29,7 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
+from meeple.adapters import encoding
 from meeple.adapters import openspiel as spiel_adapter
 from meeple.adapters.gymnasium import MeepleEnv
 from meeple.adapters.pettingzoo import aec_env, parallel_env
@@ -140,9 +144,13 @@ def main() -> None:
     parser.add_argument("--game", default="maatatahay")
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--encoder", choices=("own", "generic"), default="own")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = load_game(args.game, args.seats)
+    if args.encoder == "generic":
+        encoding.encoder_for(game)  # loads the games' own encoders, then replaces this one
+        encoding.register_encoder(game.info.name, encoding.ViewEncoder.learn)
     rows: dict[str, Playout] = {
         "native": native(game),
         "openspiel": openspiel(game, observe=False),
@@ -154,7 +162,8 @@ def main() -> None:
     rows["gymnasium"] = gymnasium(game)
     results = {name: measure(play, args.seconds) for name, play in rows.items()}
     base = results["native"]["games_per_second"]
-    print(f"{game.id}, {game.seats} seats, {args.seconds:g} s per row\n")
+    encoder = type(encoding.encoder_for(game)).__name__
+    print(f"{game.id}, {game.seats} seats, {encoder}, {args.seconds:g} s per row\n")
     print("| loop | games/s | overhead |")
     print("|---|---:|---:|")
     for name, result in results.items():

@@ -288,8 +288,10 @@ def observation(state: State, seat: int) -> Vector:
     return encoder_for(state.game).observe(state, seat)
 
 
-def action_mask(state: State, seat: int) -> npt.NDArray[np.int8]:
-    """1 for each action the seat may take now, 0 elsewhere (all 0 when it does not decide)."""
+def action_mask(state: State, seat: int, legal: list[int] | None = None) -> npt.NDArray[np.int8]:
+    """1 for each action the seat may take now, 0 elsewhere (all 0 when it does not decide).
+
+    ``legal``, when the caller has them already, are ``state.legal_actions(seat)``."""
     mask = np.zeros(state.game.num_distinct_actions(), dtype=np.int8)
-    mask[state.legal_actions(seat)] = 1
+    mask[state.legal_actions(seat) if legal is None else legal] = 1
     return mask

@@ -62,6 +62,7 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.state: State = self.game.new_initial_state(0)
+        self._legal_now: list[int] | None = None
         self.bots: dict[Seat, Bot] = {}
 
     def reset(
@@ -70,6 +71,7 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(1 << SEED_BITS))
         self.state = self.game.new_initial_state(match_seed)
+        self._legal_now = None
         self.bots = {
             other: make_bot(self.opponent, mix_seed(match_seed, other + 1))
             for other in range(self.game.seats)
@@ -80,11 +82,13 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
 
     def step(self, action: Any) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
         action = int(action)
-        if action not in self.state.legal_actions(self.seat):
+        if action not in self._legal():
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
-        self.state.apply(self.seat, action)
+        # Checked just above: when the learner does not decide, it has no legal action.
+        self.state.apply_unchecked(self.seat, action)
+        self._legal_now = None
         self._bots_play()
         terminated = self.state.is_terminal()
         reward = self.state.returns()[self.seat] if terminated else 0.0
@@ -92,7 +96,13 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """1 for each action the learner may take now."""
-        return action_mask(self.state, self.seat)
+        return action_mask(self.state, self.seat, self._legal())
+
+    def _legal(self) -> list[int]:
+        """The learner's legal actions now, worked out once per position."""
+        if self._legal_now is None:
+            self._legal_now = self.state.legal_actions(self.seat)
+        return self._legal_now
 
     def render(self) -> str | None:
         return canonical_json(self.state.view(None)) if self.render_mode == "ansi" else None

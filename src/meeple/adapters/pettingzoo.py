@@ -73,27 +73,39 @@ class _Table:
         self._seeds = random.Random()
         self.state: State = self.game.new_initial_state(0)
         self.illegal: Seat | None = None
+        self._legal: dict[Seat, list[int]] = {}
 
     def new_match(self, seed: int | None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
         self.state = self.game.new_initial_state(self._seeds.getrandbits(SEED_BITS))
         self.illegal = None
+        self._legal.clear()
+
+    def legal(self, seat: Seat) -> list[int]:
+        """The seat's legal actions now, worked out once per position (the mask and the
+        check of the action that follows both need them)."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self.state.legal_actions(seat)
+        return legal
 
     def observe(self, seat: Seat) -> dict[str, Any]:
         state = self.state
         return {
             "observation": self.encoder.observe(state, seat),
-            "action_mask": action_mask(state, seat),
+            "action_mask": action_mask(state, seat, self.legal(seat)),
         }
 
     def play(self, seat: Seat, action: Any) -> bool:
         """Apply a seat's action; False (and the match ends) if it was illegal."""
         action = int(action)
-        if action not in self.state.legal_actions(seat):
+        if action not in self.legal(seat):
             self.illegal = seat
             return False
-        self.state.apply(seat, action)
+        # Checked just above: a seat that does not decide has no legal action.
+        self.state.apply_unchecked(seat, action)
+        self._legal.clear()
         return True
 
     def over(self) -> bool:

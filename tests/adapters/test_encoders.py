@@ -23,6 +23,7 @@ from meeple.adapters.encoders.layout import BlockEncoder
 from meeple.adapters.encoding import ViewEncoder, canonical_json, encoder_for
 from meeple.core import Game, State, load_game
 from meeple.core.rng import Rng
+from meeple.games.maiterra.data import RULES
 
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("maatatahay", 2, {}),
@@ -87,7 +88,7 @@ def rebuild_hidden(state: State, seat: int, rng: random.Random) -> State:
         if -1 in new.house:  # type: ignore[attr-defined]
             for other in others:
                 if new.house[other] != -1:  # type: ignore[attr-defined]
-                    new.house[other] = rng.randrange(4)  # type: ignore[attr-defined]
+                    new.house[other] = rng.randrange(len(RULES.houses))  # type: ignore[attr-defined]
     return new
 
 

@@ -189,3 +189,16 @@ def test_every_registered_game_can_be_searched(info: GameInfo) -> None:
     first = _search(state, seat, iterations=3, seed=2)
     assert first == _search(state, seat, iterations=3, seed=2)
     assert first.action in state.legal_actions(seat)
+
+
+def test_a_turn_policy_finishes_the_leafs_turn_before_judging() -> None:
+    game = load_game("manafields")
+    state = game.new_initial_state(3)
+    mover = state.deciding_seats()[0]
+    assert rollout.turn_policy("manafields/1") == "heuristic"
+    values = Playout()(state, random.Random(1))
+    assert state.deciding_seats() != (mover,) or state.is_terminal()
+    assert len(values) == 2 and all(-1.0 <= v <= 1.0 for v in values)
+    untouched = game.new_initial_state(3)
+    Playout(max_actions=0, turn_policy=False)(untouched, random.Random(1))
+    assert untouched.to_json() == game.new_initial_state(3).to_json()

@@ -11,7 +11,7 @@ from typing import Any
 from meeple.core.rng import Rng
 from meeple.core.types import Action
 from meeple.games.manafields import Manafields, ManafieldsState
-from meeple.games.manafields.data import square_index
+from meeple.games.manafields.data import RULES, square_index
 from meeple.games.manafields.notation import LABELS, parse_action
 
 
@@ -45,6 +45,7 @@ def position(
     for letter, where in units.items():
         square, hp = (where, None) if isinstance(where, str) else where
         index = slot(letter)
+        assert sq(square) not in RULES.terrain, f"{letter} on terrain {square}"
         state.hp[index] = state.unit[index].hp if hp is None else hp
         state.place(index, sq(square))
     state.turn = turn

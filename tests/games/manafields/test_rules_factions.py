@@ -17,7 +17,7 @@ def test_humans_troops_next_to_friends_deal_one_more_in_fights() -> None:
     Fight Orders." """
     alone = position({"D": "e5", "J": "e6"})
     assert event(act(alone, "fight D J"), "fight")["damage_per_die"] == 1
-    together = position({"D": "e5", "C": "d5", "J": "e6"})
+    together = position({"D": "e5", "C": "e4", "J": "e6"})
     assert event(act(together, "fight D J"), "fight")["damage_per_die"] == 2
     shooting = position({"F": "e2", "D": "d2", "K": "e6"})  # not in a Shoot Order
     assert event(act(shooting, "shoot F K"), "shoot")["damage_per_die"] == 1
@@ -78,10 +78,10 @@ def test_elves_ability_teleports_three_units_to_empty_objective_squares() -> Non
 def test_orcs_injured_troops_add_seven_dice_in_fights() -> None:
     """ "Passive: When receiving a Fight Order, injured Orc Troops add 7 to the number of
     dice they roll (to a maximum of their original HP total)." """
-    state = position({"C": ("e5", 3), "J": "e6"}, "orcs", "humans")
-    assert event(act(state, "fight C J"), "fight")["dice"] == 7  # min(3 + 7, 7)
-    state = position({"C": "e5", "J": "e6"}, "orcs", "humans")  # not injured
-    assert event(act(state, "fight C J"), "fight")["dice"] == 7
+    state = position({"D": ("e5", 3), "J": "e6"}, "orcs", "humans")  # Boyz, 7 HP
+    assert event(act(state, "fight D J"), "fight")["dice"] == 7  # min(3 + 7, 7)
+    state = position({"D": "e5", "J": "e6"}, "orcs", "humans")  # not injured
+    assert event(act(state, "fight D J"), "fight")["dice"] == 7
     state = position({"F": ("e2", 1), "J": "e6"}, "orcs", "humans")  # shooting: no
     assert event(act(state, "shoot F J"), "shoot")["dice"] == 1
     state = position({"A": ("e5", 2), "J": "e6"}, "orcs", "humans")  # a Hero: no
@@ -141,12 +141,12 @@ def test_zombies_do_not_return() -> None:
 def test_undead_ability_zombies_blow_up() -> None:
     """ "Faction Ability Order: Pick 3 Zombie units, they each blow up dealing 3 Damage to
     all adjacent units (friend or foe)." """
-    state = position({"F": "e5", "C": "e4", "I": "e6", "J": "d5", "G": "a3"}, "undead", "humans")
+    state = position({"F": "e6", "C": "e5", "I": "e7", "J": "d6", "G": "a3"}, "undead", "humans")
     state.morale[0] = 5
     act(state, "faction")
     events = act(state, "explode F")
     assert state.hp[slot("F")] == 0
-    assert state.hp[slot("C")] == 6 - 3  # friend
+    assert state.hp[slot("C")] == 7 - 3  # friend: Skeleton Legion, 7 HP
     assert state.hp[slot("I")] == 6 - 3 and state.hp[slot("J")] == 6 - 3  # foes
     assert event(events, "explode")["unit"] == slot("F")
     assert state.picks == 0  # no Zombie left to pick

@@ -90,7 +90,7 @@ def test_fight_costs_one_against_adjacent() -> None:
 
 def test_fight_once_per_turn() -> None:
     """ "Each unit can only receive a Fight Order once per turn" """
-    state = position({"D": "e5", "J": "e6", "I": "d5"})
+    state = position({"D": "e5", "J": "e6", "I": "f5"})
     act(state, "fight D J")
     assert not is_legal(state, "fight D I")
     with pytest.raises(IllegalAction, match="already fought"):
@@ -156,8 +156,8 @@ def test_ability_once_per_hero_per_turn() -> None:
 
 
 def test_ability_range_counts_diagonals_as_two() -> None:
-    """Ranges of abilities: the Priestess (range 3) reaches e6 from e3, not g5 (2 + 2)."""
-    state = position({"B": "e3", "D": ("e6", 1), "C": ("g5", 1), "J": "a9"})
+    """Ranges of abilities: the Priestess (range 3) reaches e6 from e3, not c5 (2 + 2)."""
+    state = position({"B": "e3", "D": ("e6", 1), "C": ("c5", 1), "J": "a9"})
     assert is_legal(state, "ability B D")
     assert not is_legal(state, "ability B C")
 

@@ -37,6 +37,7 @@ ORDERS = RULES.orders
 EFFECTS = RULES.effects
 OPEN_MASK = BOARD_MASK & ~TERRAIN_MASK
 FREE_MOVE_DISTANCE = ORDERS["free_move_if_no_enemy_within"]
+MOVE_COST, MOVE_FROM_ADJACENT_COST = ORDERS["move"], ORDERS["move_from_adjacent"]
 
 
 def _bits(squares: Iterable[int]) -> int:
@@ -138,11 +139,11 @@ def legal_orders(state: ManafieldsState, seat: int) -> list[int]:
         if slot == elf_free:
             cost = 0
         elif ORTH_BITS[square] & enemies:
-            cost = ORDERS["move_from_adjacent"]
+            cost = MOVE_FROM_ADJACENT_COST
         elif not ordered[slot] and not near >> BIT[square] & 1:
             cost = 0
         else:
-            cost = ORDERS["move"]
+            cost = MOVE_COST
         if cost <= op:
             out += move_ids(slot, square, unit[slot].speed, free)
     if state.fight_cost() <= op:
@@ -153,15 +154,18 @@ def legal_orders(state: ManafieldsState, seat: int) -> list[int]:
                 ORTH_BITS[square] & enemies
                 or (DIAG_BITS[square] & enemies and unit[slot].kind == INFANTRY and moved[slot])
             ):
-                out.extend(ids.fight_action(slot, t) for t in state.fight_targets(slot))
+                base = ids.FIGHT + slot * SLOTS
+                out += [base + target for target in state.fight_targets(slot)]
     shot = state.shot
     for slot in mine:
         if unit[slot].range and not shot[slot] and state.shoot_cost(slot) <= op:
-            out.extend(ids.shoot_action(slot, t) for t in state.shoot_targets(slot))
+            base = ids.SHOOT + slot * SLOTS
+            out += [base + target for target in state.shoot_targets(slot)]
     used = state.used_ability
     for slot in mine:
         if unit[slot].ability is not None and not used[slot] and state.ability_cost(slot) <= op:
-            out.extend(ids.ability_action(slot, t) for t in state.ability_targets(slot))
+            base = ids.ABILITY + slot * SLOTS
+            out += [base + target for target in state.ability_targets(slot)]
     return out
 
 

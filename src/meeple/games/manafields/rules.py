@@ -215,7 +215,10 @@ class ManafieldsState(State):
     def enemy_within(self, slot: int, distance: int) -> bool:
         seat, row = self.owner[slot], DIST[self.pos[slot]]
         hp, owner, pos = self.hp, self.owner, self.pos
-        return any(hp[o] > 0 and owner[o] != seat and row[pos[o]] <= distance for o in range(SLOTS))
+        for other in range(SLOTS):
+            if hp[other] > 0 and owner[other] != seat and row[pos[other]] <= distance:
+                return True
+        return False
 
     def move_cost(self, slot: int) -> int:
         """1 OP; 2 if the unit starts adjacent to an enemy; 0 for a unit with no order yet
@@ -291,39 +294,38 @@ class ManafieldsState(State):
         return False
 
     def ability_targets(self, slot: int) -> list[int]:
+        """Units within the ability's range it would act on: a friend that lacks the
+        effect (a heal needs a wound), an enemy for a bolt, a dead non-Zombie on an empty
+        square for Raise Dead."""
         ability = self.unit[slot].ability
         if ability is None:
             return []
-        seat, row, effect = self.owner[slot], DIST[self.pos[slot]], ability.effect
-        out = []
-        for target in range(SLOTS):
-            if effect == RAISE:
-                if (
-                    self.hp[target] == 0
-                    and self.unit[target].kind != ZOMBIE
-                    and self.occ[self.pos[target]] < 0
-                    and row[self.pos[target]] <= ability.range
-                ):
-                    out.append(target)
-                continue
-            if self.hp[target] <= 0 or row[self.pos[target]] > ability.range:
-                continue
-            friendly = self.owner[target] == seat
-            if effect in FRIENDLY_EFFECTS:
-                if not friendly:
-                    continue
-                if effect == HEAL and self.hp[target] >= self.unit[target].hp:
-                    continue
-                if effect == WARD and self.warded[target]:
-                    continue
-                if effect == BLESS and self.blessed[target]:
-                    continue
-                if effect == INSPIRE and self.inspired[target]:
-                    continue
-            elif friendly:
-                continue
-            out.append(target)
-        return out
+        seat, row, effect, reach_ = (
+            self.owner[slot],
+            DIST[self.pos[slot]],
+            ability.effect,
+            ability.range,
+        )
+        hp, owner, pos, unit = self.hp, self.owner, self.pos, self.unit
+        if effect == RAISE:
+            occ = self.occ
+            return [
+                t
+                for t in range(SLOTS)
+                if hp[t] == 0
+                and unit[t].kind != ZOMBIE
+                and occ[pos[t]] < 0
+                and row[pos[t]] <= reach_
+            ]
+        if effect not in FRIENDLY_EFFECTS:
+            return [
+                t for t in range(SLOTS) if hp[t] > 0 and owner[t] != seat and row[pos[t]] <= reach_
+            ]
+        mine = [t for t in range(SLOTS) if hp[t] > 0 and owner[t] == seat and row[pos[t]] <= reach_]
+        if effect == HEAL:
+            return [t for t in mine if hp[t] < unit[t].hp]
+        done = self.warded if effect == WARD else self.blessed if effect == BLESS else self.inspired
+        return [t for t in mine if not done[t]]
 
     def faction_ready(self, seat: int) -> bool:
         """5 Morale, and the ability would do something now."""

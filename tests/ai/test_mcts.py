@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Self
 
@@ -10,7 +11,17 @@ from tests.ai.test_bots import TakeAway, play_out
 from tests.toygames import ToyOrders, ToyTricks, ToyTricksState
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
-from meeple.ai import Budget, Mcts, MctsBot, MctsConfig, Playout, RandomBot, make_bot, rollout
+from meeple.ai import (
+    Budget,
+    Mcts,
+    MctsBot,
+    MctsConfig,
+    Playout,
+    RandomBot,
+    evaluators,
+    make_bot,
+    rollout,
+)
 from meeple.ai.levels import LEVELS, level
 from meeple.ai.rollout import playout_limit, register_playout_limit
 from meeple.core import Action, Event, Game, GameInfo, Seat, State, load_game, registered
@@ -172,13 +183,19 @@ def test_an_mcts_bot_plays_a_whole_match_deterministically(maatatahay: Game) -> 
 
 def test_long_games_register_a_playout_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rollout, "_PLAYOUT_LIMITS", dict(rollout._PLAYOUT_LIMITS))
+    monkeypatch.setattr(evaluators, "_EVALUATORS", dict(evaluators._EVALUATORS))
+    monkeypatch.setattr(evaluators, "_SCALES", dict(evaluators._SCALES))
     assert playout_limit("maatatahay") is None
     register_playout_limit("toy_tricks", 1)
     assert playout_limit("toy_tricks/1") == 1
     state = ToyTricks().new_initial_state(0)
+    Playout()(state, random.Random(0))
+    assert state.is_terminal()  # no evaluator to judge a cut: played to the end
+    evaluators.register_evaluator("toy_tricks", lambda state, seat: 1.0 - 2 * seat, scale=1.0)
+    state = ToyTricks().new_initial_state(0)
     values = Playout()(state, random.Random(0))
-    assert not state.is_terminal()  # cut after one action, judged by the default evaluator
-    assert values == [0.0, 0.0]
+    assert not state.is_terminal()  # cut after one action, judged by the evaluator
+    assert values == pytest.approx([math.tanh(1.0), math.tanh(-1.0)])
 
 
 @pytest.mark.parametrize("info", registered(), ids=lambda info: info.name)

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 
 from meeple.ai.base import Bot
-from meeple.ai.evaluators import Evaluator, evaluator_scale, get_evaluator
+from meeple.ai.evaluators import Evaluator, default_evaluator, evaluator_scale, get_evaluator
 from meeple.core import State
 
 LeafPolicy = Callable[[State, random.Random], list[float]]
@@ -28,12 +28,15 @@ _PLAYOUT_LIMITS: dict[str, int] = {
     # finished (measured: cut after 24 more random actions, 0/4 against the heuristic bot;
     # judged at once, 3/4).
     "manafields": 0,
+    # Random Maiterra matches run about 500 actions.
+    "maiterra": 0,
 }
 
 _TURN_POLICIES: dict[str, str] = {
     # Manafields turns are many small actions (move, attack, ability... end): a random
     # finish of the turn ruins what the first action set up, its heuristic bot does not.
     "manafields": "heuristic",
+    "maiterra": "maiterra-heuristic",
 }
 
 
@@ -45,6 +48,11 @@ def register_turn_policy(game_name: str, bot_name: str) -> None:
 def turn_policy(game_name: str) -> str | None:
     """The bot that finishes a leaf's turn in ``game_name``, if one is registered."""
     return _TURN_POLICIES.get(game_name.split("/", 1)[0])
+
+
+def has_evaluator(game_name: str) -> bool:
+    """Whether a heuristic is registered for the game (a playout limit needs one)."""
+    return get_evaluator(game_name) is not default_evaluator
 
 
 def register_playout_limit(game_name: str, actions: int) -> None:
@@ -62,7 +70,8 @@ class Playout:
 
     When several seats decide at once (simultaneous planning) the first of them acts: the
     planning of each seat is sealed, so the order in which they queue does not matter.
-    ``max_actions=None`` plays to the end, or to the game's registered playout limit. When
+    ``max_actions=None`` plays to the end, or to the game's registered playout limit when it
+    has an evaluator to judge the cut (a game without one always plays to the end). When
     the game registers a turn policy (a bot), the seat to move at the leaf first finishes
     its turn with it (those actions are not counted); ``turn_policy=False`` turns that off.
     """
@@ -84,7 +93,7 @@ class Playout:
 
     def __call__(self, state: State, rng: random.Random) -> list[float]:
         limit = self.max_actions
-        if limit is None:
+        if limit is None and self._evaluator is None and has_evaluator(state.game.info.name):
             limit = playout_limit(state.game.info.name)
         played = 0
         random_index = rng.random
@@ -101,24 +110,37 @@ class Playout:
             played += 1
 
     def _finish_turn(self, state: State, rng: random.Random) -> None:
-        """Let the game's turn policy play out the current seat's turn, if it has one."""
-        if not self._use_turn_policy:
+        """Let the game's turn policy play out the current turn, if it has one.
+
+        Where several seats plan at once, each finishes its own turn in seat order (sealed
+        planning: what one queues does not change what the others may). A seat's turn ends
+        when it no longer decides or when the turn resolves (a seat that had finished
+        decides again, or nobody does).
+        """
+        bot = self._turn_bot(state.game.info.name, rng)
+        if bot is None:
             return
-        name = state.game.info.name
+        for seat in state.deciding_seats():
+            before = state.deciding_seats()
+            while seat in before:
+                state.apply_unchecked(seat, bot.select(state, seat))
+                after = state.deciding_seats()
+                if any(other not in before for other in after):
+                    return
+                before = after
+
+    def _turn_bot(self, name: str, rng: random.Random) -> Bot | None:
+        if not self._use_turn_policy:
+            return None
         bot = self._turn_bots.get(name)
         if bot is None:
-            bot_name = turn_policy(name)
-            if bot_name is None:
-                return
-            from meeple.ai.registry import make_bot  # noqa: PLC0415 (registry -> levels -> here)
+            from meeple.ai.registry import BOT_NAMES, make_bot  # noqa: PLC0415 (import cycle)
 
+            bot_name = turn_policy(name)
+            if bot_name is None or bot_name not in BOT_NAMES:
+                return None
             bot = self._turn_bots[name] = make_bot(bot_name, rng.getrandbits(32))
-        deciding = state.deciding_seats()
-        if len(deciding) != 1:
-            return
-        seat = deciding[0]
-        while state.deciding_seats() == (seat,):
-            state.apply_unchecked(seat, bot.select(state, seat))
+        return bot
 
     def estimate(self, state: State) -> list[float]:
         """The evaluator's judgement of an unfinished position, per seat, in ``(-1, 1)``."""

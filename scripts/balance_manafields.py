@@ -5,7 +5,8 @@
 
 For each of the 16 (first seat, second seat) faction pairings it plays ``--games`` matches
 and prints the first seat's win rate with a 95 % Wilson interval, draws, the mean length in
-turns and how matches ended; then each faction's overall win rate and first vs second seat.
+turns and how matches ended; then each match-up over both seat orders, each faction's
+overall win rate and first vs second seat.
 Single process: the machine is shared, keep runs to minutes.
 """
 
@@ -18,6 +19,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -34,6 +36,22 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def matchup_table(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each faction against each other one over both seat orders: the first-named
+    faction's share of the points (a draw counts half) with a 95 % Wilson interval."""
+    by_pair = {(r["first"], r["second"]): r for r in rows}
+    out = {}
+    for (f0, f1), first in by_pair.items():
+        other = by_pair.get((f1, f0))
+        if f0 == f1 or other is None:
+            continue
+        games = first["games"] + other["games"]
+        points = first["first_wins"] + other["second_wins"] + (first["draws"] + other["draws"]) / 2
+        low, high = wilson(points, games)
+        out[f"{f0}-{f1}"] = {"rate": points / games, "games": games, "ci95": [low, high]}
+    return out
 
 
 def play(game: Manafields, seed: int) -> tuple[int, int, str]:
@@ -58,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     rows = []
-    faction_points: Counter[str] = Counter()
+    faction_points: dict[str, float] = dict.fromkeys(FACTIONS, 0.0)
     faction_games: Counter[str] = Counter()
     seat_wins = [0.0, 0.0]
     total = 0
@@ -100,6 +118,20 @@ def main() -> None:
                 f" {wins[2]:5d} {mean_turns:6.1f}  {dict(ends)}"
             )
     print()
+    matchups = matchup_table(rows)
+    print("match-ups over both seat orders (the row faction's share, draws count half):")
+    print(f"{'':8} " + " ".join(f"{f:>15}" for f in FACTIONS))
+    for f0 in FACTIONS:
+        cells = []
+        for f1 in FACTIONS:
+            cell = matchups.get(f"{f0}-{f1}")
+            cells.append(
+                f"{'-':>15}"
+                if cell is None
+                else f"{cell['rate']:4.0%} ({cell['ci95'][0]:.0%}-{cell['ci95'][1]:.0%})".rjust(15)
+            )
+        print(f"{f0:8} " + " ".join(cells))
+    print()
     factions = {}
     for faction in FACTIONS:
         n = faction_games[faction]
@@ -114,7 +146,7 @@ def main() -> None:
     if args.json is not None:
         args.json.write_text(
             json.dumps(
-                {"pairings": rows, "factions": factions,
+                {"pairings": rows, "matchups": matchups, "factions": factions,
                  "first_seat": {"rate": seat_wins[0] / total, "games": total, "ci95": [low, high]},
                  "mean_turns": sum(turns_all) / len(turns_all)},
                 indent=2,

@@ -1,6 +1,6 @@
 """The Manafields battlefield in the terminal, drawn from a seat's view.
 
-The grid with files a-j and ranks 1-10 (a1 bottom-left, seat 0's edge). Each square is three
+The grid with files a-j and ranks 1-12 (a1 bottom-left, seat 0's edge). Each square is three
 characters: a unit shows its letter and HP (``C6``), red for seat 0 and cyan for seat 1,
 a General underlined; terrain is ``###``; objective squares have a yellow background and
 deployment zones a dim one. Beside it: turn, OP and Morale, score and lead, objective

@@ -26,7 +26,8 @@ FOOD, WOOD, BRICK, COINS = range(4)
 def test_lakeland_has_17_16_or_22_fields_around_lakes_that_move(seats: int, fields: int) -> None:
     """ "A match has 2 to 4 seats. The board is Lakeland: 17, 16 or 22 fields for 2, 3 or 4
     seats, around lakes that fall somewhere new every match." Every draw is fair: connected
-    land, every worker building has a slot on at least one field per seat."""
+    land, every worker building has a slot on at least one field per seat, and two vales per
+    seat (a slot for each worker building), so every seat can draft two of them."""
     game = Maiterra(seats=seats)
     maps = set()
     for seed in range(40):
@@ -37,6 +38,8 @@ def test_lakeland_has_17_16_or_22_fields_around_lakes_that_move(seats: int, fiel
         assert is_fair(terrain, seats)
         for building in WORKER_BUILDINGS:
             assert sum(1 for c in land if RULES.slots[terrain[c]][building]) >= seats
+        vales = sum(1 for c in land if RULES.terrains[terrain[c]] == "vale")
+        assert vales == RULES.vale_per_seat * seats == RULES.draft_fields * seats
         maps.add(tuple(land))
     assert len(maps) > 30
 

@@ -102,6 +102,7 @@ class RuleData:
     houses: tuple[str, ...]
     regions: dict[int, Region]
     min_land_neighbours: int
+    vale_per_seat: int
     map_attempts: int
     terrains: tuple[str, ...]
     slots: tuple[tuple[int, ...], ...]  # [terrain][building] worker slots
@@ -185,6 +186,7 @@ def load_rules(text: str | None = None) -> RuleData:
             for seats in (2, 3, 4)
         },
         min_land_neighbours=int(land["min_land_neighbours"]),
+        vale_per_seat=int(land["vale_per_seat"]),
         map_attempts=int(land["attempts"]),
         terrains=tuple(t["name"] for t in raw["terrains"]),
         slots=tuple(tuple(int(t["slots"].get(name, 0)) for name in names) for t in raw["terrains"]),

@@ -8,10 +8,15 @@ A region of ``rows x cols`` hex cells (the top rows of the 5 x 5 grid; see
 * every field has at least ``min_land_neighbours`` land neighbours (no dead-end spits a
   single soldier could hold for ever);
 * every worker building has a slot on at least one field per seat, so every seat can reach
-  every terrain it needs.
+  every terrain it needs;
+* there are ``vale_per_seat`` (2) vales per seat, so every seat, whatever its place in the
+  draft, can open on two fields with a slot for each worker building.
 
-Terrains are dealt round the four kinds (meadow, forest, clay, vale) and shuffled, so the
-mix is the same every match and only the places change.
+The terrains are dealt -- the vales first, the other fields round meadow, forest and clay --
+and shuffled, so the mix is the same every match and only the places change. (With vales
+dealt round like the rest, 4 vales met 6 or 8 draft picks at 3 or 4 seats; the last seat in
+the draft opened without a vale half the time and won 27 % and 21 % of its matches instead
+of 33 % and 25 %.)
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from meeple.core.rng import Rng
 from meeple.games.maiterra.data import CELLS, GRID_COLS, NEIGHBOURS, RULES, WORKER_BUILDINGS
 
 LAKE = -1
+VALE = RULES.terrains.index("vale")
 
 
 def region_cells(seats: int) -> list[int]:
@@ -42,19 +48,26 @@ def is_fair(terrain: list[int], seats: int) -> bool:
         with_slot = sum(1 for cell in land if RULES.slots[terrain[cell]][building] > 0)
         if with_slot < seats:
             return False
-    return True
+    return sum(1 for cell in land if terrain[cell] == VALE) >= RULES.vale_per_seat * seats
+
+
+def terrain_deal(seats: int) -> list[int]:
+    """The terrains of the seat count's fields, before the shuffle."""
+    fields = RULES.regions[seats].fields
+    vales = RULES.vale_per_seat * seats
+    others = [kind for kind in range(len(RULES.terrains)) if kind != VALE]
+    return [VALE] * vales + [others[i % len(others)] for i in range(fields - vales)]
 
 
 def generate(rng: Rng, seats: int) -> list[int]:
     """Terrain per grid cell (``LAKE`` for lakes and cells outside the region)."""
     cells = region_cells(seats)
     fields = RULES.regions[seats].fields
-    kinds = len(RULES.terrains)
     for _ in range(RULES.map_attempts):
         order = cells[:]
         rng.shuffle(order)
         land = sorted(order[:fields])
-        deal = [i % kinds for i in range(fields)]
+        deal = terrain_deal(seats)
         rng.shuffle(deal)
         terrain = [LAKE] * CELLS
         for cell, kind in zip(land, deal, strict=True):

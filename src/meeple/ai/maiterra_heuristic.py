@@ -2,7 +2,8 @@
 
 Each legal order gets a score from what it does for the seat -- a barracks first, then the
 worker that is missing (brick, wood, food), claims and soldiers marching to free land,
-attacks that the moving units should win, houses, walls on the front -- and the best order
+soldiers until there is a unit per field and cavalry after, attacks that the moving units
+should win (Moon's cavalry defending at 2), houses, walls on the front -- and the best order
 is queued; the turn ends when nothing scores above zero. House picks are drawn from the
 bot's own generator (so self-play spreads the houses evenly); draft picks prefer clay and
 vale fields away from the other seats.
@@ -24,12 +25,14 @@ from meeple.games.maiterra.data import (
     BRICKWORKS,
     FARM,
     HOUSE,
+    MOON,
     NEIGHBOURS,
     PATH_CELLS,
     RULES,
     SAWMILL,
     SCIENCE,
     SOLDIER,
+    SUN,
     WALL,
 )
 from meeple.games.maiterra.rules import DRAFT, HOUSES, march_part
@@ -93,10 +96,15 @@ class MaiterraHeuristicBot:
             upkeep = state.units(seat) + len(
                 [a for a in state.queue[seat] if a >= ids.TRAIN and a < ids.TRADE]
             )
-            income = RULES.free_food + 2 * state.count_buildings(seat, FARM)
+            income = self._food_income(state, seat)
             if upkeep >= income + res[FOOD] // 4:
                 return -1.0
-            return 24.0 if order.b == SOLDIER else 18.0
+            if order.b == SOLDIER:
+                return 24.0
+            # Soldiers hold fields (they cost 2 coins, cavalry 1 wood and 4); once there is a
+            # unit per field, cavalry strikes harder for the same food -- and Moon's defends
+            # like a soldier too, so the house's perk gets used.
+            return 25.0 if state.units(seat) >= state.fields(seat) else 18.0
         if kind == ids.K_MARCH:
             return self._march_score(
                 state, seat, order.a, path=order.b, part=order.c, stacks=budget.units
@@ -138,8 +146,13 @@ class MaiterraHeuristicBot:
         if kind == SAWMILL:
             return 34.0 if state.count_buildings(seat, SAWMILL) < 1 else 10.0
         if kind == FARM:
-            need = state.units(seat) - RULES.free_food - 2 * state.count_buildings(seat, FARM)
-            return 30.0 if need >= 0 else 9.0
+            if state.units(seat) >= self._food_income(state, seat):
+                return 30.0
+            # Sun: "+1 food a turn for every three farms it has standing" -- the farm that
+            # makes a three is worth more than the others.
+            farms = state.count_buildings(seat, FARM)
+            sun_trio = state.house[seat] == SUN and (farms + 1) % RULES.sun_farms_per_food == 0
+            return 26.0 if sun_trio else 9.0
         if kind == HOUSE:
             return 22.0
         if kind == SCIENCE:
@@ -167,8 +180,10 @@ class MaiterraHeuristicBot:
         dest = end if path >= 6 else mid
         owner = state.owner[dest]
         attack = moving[0] * 2 + moving[1] * 3
+        # On land nobody owns "every side attacks, and cavalry charges at its attack strength".
         enemies = sum(
-            state.soldiers[o][dest] * 2 + state.cavalry[o][dest]
+            state.soldiers[o][dest] * 2
+            + state.cavalry[o][dest] * (3 if owner < 0 else self._cavalry_defence(state, o))
             for o in range(state.seats)
             if not state.allied(o, seat)
         )
@@ -190,6 +205,18 @@ class MaiterraHeuristicBot:
         if attack >= defence + 3:
             return 40.0 + attack - defence - leaving_penalty
         return -1.0
+
+    @staticmethod
+    def _food_income(state: MaiterraState, seat: int) -> int:
+        """Food a turn before the armies eat: 3 free, 2 a farm, Sun's bonus."""
+        farms = state.count_buildings(seat, FARM)
+        bonus = farms // RULES.sun_farms_per_food if state.house[seat] == SUN else 0
+        return RULES.free_food + RULES.per_worker * farms + bonus
+
+    @staticmethod
+    def _cavalry_defence(state: MaiterraState, seat: int) -> int:
+        """Moon: "Its cavalry defends at 2 instead of 1" (houses are open after the draft)."""
+        return RULES.moon_cavalry_defence if state.house[seat] == MOON else RULES.units[1].defence
 
     def _front(self, state: MaiterraState, seat: int, cell: int) -> bool:
         for near in NEIGHBOURS[cell]:

@@ -1,10 +1,16 @@
-"""Our top MCTS level against OpenSpiel's ``MCTSBot``, through our OpenSpiel adapter.
+"""Our top MCTS level against OpenSpiel's MCTS, through our OpenSpiel adapter.
 
-Both sides get the same time per move: ours searches until a deadline; OpenSpiel's MCTSBot
-(random rollouts, which clones and sees the adapter's full state -- it is not restricted
-to a determinization) gets the number of simulations it manages in that time, measured
-first. Prints the calibration (both searches' iterations per second) and the result with a
-Wilson 95 % interval as JSON.
+Both sides get the same time per move: ours searches until a deadline; OpenSpiel's bot
+(random rollouts) gets the number of simulations it manages in that time, measured first.
+``--opponent mcts`` is OpenSpiel's ``MCTSBot``, which clones and searches the adapter's
+full state: it sees the face-down deck order and the bag's future draws, which ours never
+does. ``--opponent ismcts`` is OpenSpiel's information-set MCTS (``ISMCTSBot``), which
+redraws the hidden state through the adapter's ``resample_from_infostate`` (meeple's
+``State.resample``), as ours does: the fair comparison.
+
+Matches come in pairs on the same deal, our bot in seat 0 in one and seat 1 in the other,
+so each side starts (is the first active seat) equally often. Prints the calibration
+(both searches' iterations per second) and the result with a Wilson 95 % interval as JSON.
 
     .venv/bin/python scripts/ai_vs_openspiel.py maatatahay --games 20 --seconds 0.25
 """
@@ -13,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import meeple.adapters.openspiel  # noqa: F401  (registers meeple_<game>)
 from meeple.ai import Budget, Mcts, make_bot
@@ -25,9 +32,18 @@ from meeple.cli.arena import deadline, decide, wilson
 from meeple.core import mix_seed
 
 
-def their_bot(game: pyspiel.Game, simulations: int, seed: int) -> mcts.MCTSBot:
+def their_bot(game: pyspiel.Game, simulations: int, seed: int, kind: str = "mcts") -> pyspiel.Bot:
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    if kind == "ismcts":
+        return ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            2.0,
+            simulations,
+            random_state=rng,
+            allow_inconsistent_action_sets=True,
+        )
     return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng, solve=False)
 
 
@@ -37,13 +53,13 @@ def dealt(game: pyspiel.Game, index: int) -> pyspiel.State:
     return state
 
 
-def rates(game: pyspiel.Game, seconds: float) -> tuple[float, float]:
-    """Iterations per second of OpenSpiel's MCTSBot and of ours on a few dealt openings."""
+def rates(game: pyspiel.Game, seconds: float, kind: str) -> tuple[float, float]:
+    """Iterations per second of OpenSpiel's bot and of ours on a few dealt openings."""
     theirs = ours = 0.0
     for index in range(3):
         state = dealt(game, index)
         start = time.perf_counter()
-        their_bot(game, 100, index).step(state)
+        their_bot(game, 100, index, kind).step(state)
         theirs += 100 / (time.perf_counter() - start)
         meeple_state = state.meeple
         seat = meeple_state.deciding_seats()[0]
@@ -54,12 +70,15 @@ def rates(game: pyspiel.Game, seconds: float) -> tuple[float, float]:
     return theirs / 3, ours / 3
 
 
-def play(game: pyspiel.Game, index: int, simulations: int, seconds: float) -> float:
-    """One match; our seat alternates. Returns our score (1 win, ½ draw, 0 loss)."""
+def play(game: pyspiel.Game, index: int, simulations: int, seconds: float, kind: str) -> float:
+    """One match: matches 2k and 2k + 1 share a deal, our seat alternates.
+
+    Returns our score (1 win, ½ draw, 0 loss).
+    """
     ours_seat = index % 2
-    state = dealt(game, 1000 + index)
+    state = dealt(game, 1000 + index // 2)
     ours = make_bot("mcts-expert", mix_seed(index, 1))
-    theirs = their_bot(game, simulations, index)
+    theirs = their_bot(game, simulations, index, kind)
     while not state.is_terminal():
         player = state.current_player()
         if player == ours_seat:
@@ -76,18 +95,25 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=0.25)
+    parser.add_argument("--opponent", choices=("mcts", "ismcts"), default="mcts")
+    parser.add_argument("--first", type=int, default=0, help="index of the first match")
     args = parser.parse_args()
     game = pyspiel.load_game(f"meeple_{args.game}")
-    theirs, ours = rates(game, args.seconds)
+    theirs, ours = rates(game, args.seconds, args.opponent)
     simulations = max(2, int(theirs * args.seconds))
-    scores = [play(game, index, simulations, args.seconds) for index in range(args.games)]
+    scores = []
+    for index in range(args.first, args.first + args.games):
+        scores.append(play(game, index, simulations, args.seconds, args.opponent))
+        print(f"match {index}: {scores[-1]}", flush=True)
     score = sum(scores)
     low, high = wilson(score, len(scores))
     print(
         json.dumps(
             {
                 "game": args.game,
+                "opponent": args.opponent,
                 "seconds_per_move": args.seconds,
+                "load_average_1min": round(os.getloadavg()[0], 2),
                 "openspiel_iterations_per_second": round(theirs, 1),
                 "meeple_iterations_per_second": round(ours, 1),
                 "speed_ratio": round(ours / theirs, 2),

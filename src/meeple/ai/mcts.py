@@ -27,6 +27,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from meeple.ai.moves import MoveFilter, move_filter
 from meeple.ai.rollout import LeafPolicy, Playout
 from meeple.ai.search import ActionStat, Budget, SearchResult
 from meeple.core import Action, Seat, State
@@ -79,11 +80,14 @@ class MctsConfig:
         leaf: the leaf policy (random playouts by default).
         temperature: 0 plays the most visited action; above 0 the move is drawn with
             probability proportional to ``visits ** (1 / temperature)`` (weaker levels).
+        prune: let the game's move filter (:mod:`meeple.ai.moves`) drop duplicate and
+            dominated actions from the tree.
     """
 
     exploration: float = 1.0
     leaf: LeafPolicy = field(default_factory=Playout)
     temperature: float = 0.0
+    prune: bool = True
 
 
 Path = list[tuple[Edge, Seat]]
@@ -106,7 +110,8 @@ class Mcts:
             raise ValueError(
                 f"seat {seat} has no legal action here (deciding: {list(state.deciding_seats())})"
             )
-        tree = _Tree(seat, state.game.seats, random.Random(seed), self.config.exploration)
+        moves = move_filter(state.game.info.name) if self.config.prune else None
+        tree = _Tree(seat, state.game.seats, random.Random(seed), self.config.exploration, moves)
         leaf = self.config.leaf
         rng = tree.rng
         done = 0
@@ -125,14 +130,27 @@ class Mcts:
 class _Tree:
     """The tree of one search and the walks through it."""
 
-    __slots__ = ("exploration", "rng", "root", "seat", "seats")
+    __slots__ = ("exploration", "moves", "rng", "root", "seat", "seats")
 
-    def __init__(self, seat: Seat, seats: int, rng: random.Random, exploration: float) -> None:
+    def __init__(
+        self,
+        seat: Seat,
+        seats: int,
+        rng: random.Random,
+        exploration: float,
+        moves: MoveFilter | None = None,
+    ) -> None:
         self.root = Node()
         self.seat = seat
         self.seats = seats
         self.rng = rng
         self.exploration = exploration
+        self.moves = moves
+
+    def legal(self, world: State, seat: Seat) -> list[Action]:
+        """The seat's legal actions in ``world`` that the search considers."""
+        legal = world.legal_actions(seat)
+        return legal if self.moves is None else self.moves(world, seat, legal)
 
     def descend(self, world: State, path: Path) -> None:
         """Walk from the root choosing by UCB, expand one edge, leave ``world`` at the leaf."""
@@ -154,7 +172,7 @@ class _Tree:
                 node = next_node
                 continue
             mover = deciding[0]
-            legal = world.legal_actions(mover)
+            legal = self.legal(world, mover)
             if len(legal) == 1 and not (node is root and mover == self.seat):
                 world.apply_unchecked(mover, legal[0])
                 continue
@@ -191,7 +209,7 @@ class _Tree:
             plan: list[Action] = []
             before = world.deciding_seats()
             while len(plan) < PLAN_LIMIT:
-                legal = world.legal_actions(seat)
+                legal = self.legal(world, seat)
                 if not legal:
                     break
                 if grew:

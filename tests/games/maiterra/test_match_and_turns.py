@@ -26,10 +26,13 @@ FOOD, WOOD, BRICK, COINS = range(4)
 def test_lakeland_has_17_16_or_22_fields_around_lakes_that_move(seats: int, fields: int) -> None:
     """ "A match has 2 to 4 seats. The board is Lakeland: 17, 16 or 22 fields for 2, 3 or 4
     seats, around lakes that fall somewhere new every match." Every draw is fair: connected
-    land, every worker building has a slot on at least one field per seat, and two vales per
-    seat (a slot for each worker building), so every seat can draft two of them."""
+    land, every field with 2 to 5 land neighbours (on a lake or the shore), every worker
+    building with a slot on at least one field per seat, and two vales per seat (a slot for
+    each worker building), so every seat can draft two of them. (At 4 seats 105 ways of
+    placing the 3 lakes are fair, so 40 draws repeat a few lake layouts; the terrains on
+    them differ.)"""
     game = Maiterra(seats=seats)
-    maps = set()
+    maps, layouts = set(), set()
     for seed in range(40):
         terrain = game.new_initial_state(seed).terrain
         land = [c for c in range(25) if terrain[c] != LAKE]
@@ -38,10 +41,15 @@ def test_lakeland_has_17_16_or_22_fields_around_lakes_that_move(seats: int, fiel
         assert is_fair(terrain, seats)
         for building in WORKER_BUILDINGS:
             assert sum(1 for c in land if RULES.slots[terrain[c]][building]) >= seats
+        for c in land:
+            near = sum(1 for n in NEIGHBOURS[c] if n >= 0 and terrain[n] != LAKE)
+            assert RULES.min_land_neighbours <= near <= RULES.max_land_neighbours == 5
         vales = sum(1 for c in land if RULES.terrains[terrain[c]] == "vale")
         assert vales == RULES.vale_per_seat * seats == RULES.draft_fields * seats
-        maps.add(tuple(land))
-    assert len(maps) > 30
+        layouts.add(tuple(land))
+        maps.add(tuple(terrain))
+    assert len(layouts) > 20
+    assert len(maps) == 40
 
 
 def test_houses_are_picked_all_at_once_and_hidden_until_all_have_locked() -> None:

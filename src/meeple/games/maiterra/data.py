@@ -102,6 +102,7 @@ class RuleData:
     houses: tuple[str, ...]
     regions: dict[int, Region]
     min_land_neighbours: int
+    max_land_neighbours: int
     vale_per_seat: int
     map_attempts: int
     terrains: tuple[str, ...]
@@ -186,6 +187,7 @@ def load_rules(text: str | None = None) -> RuleData:
             for seats in (2, 3, 4)
         },
         min_land_neighbours=int(land["min_land_neighbours"]),
+        max_land_neighbours=int(land["max_land_neighbours"]),
         vale_per_seat=int(land["vale_per_seat"]),
         map_attempts=int(land["attempts"]),
         terrains=tuple(t["name"] for t in raw["terrains"]),

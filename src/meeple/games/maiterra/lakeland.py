@@ -6,7 +6,8 @@ A region of ``rows x cols`` hex cells (the top rows of the 5 x 5 grid; see
 
 * the land is one piece, so every seat can march to every field;
 * every field has at least ``min_land_neighbours`` land neighbours (no dead-end spits a
-  single soldier could hold for ever);
+  single soldier could hold for ever) and at most ``max_land_neighbours`` (5: every field
+  lies on a lake or the shore, so no opening field is open to attack from all six sides);
 * every worker building has a slot on at least one field per seat, so every seat can reach
   every terrain it needs;
 * there are ``vale_per_seat`` (2) vales per seat, so every seat, whatever its place in the
@@ -42,7 +43,7 @@ def is_fair(terrain: list[int], seats: int) -> bool:
         return False
     for cell in land:
         near = sum(1 for n in NEIGHBOURS[cell] if n >= 0 and terrain[n] != LAKE)
-        if near < RULES.min_land_neighbours:
+        if not RULES.min_land_neighbours <= near <= RULES.max_land_neighbours:
             return False
     for building in WORKER_BUILDINGS:
         with_slot = sum(1 for cell in land if RULES.slots[terrain[cell]][building] > 0)

@@ -24,6 +24,7 @@ from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
 from meeple.games.maatatahay import notation as ids
+from meeple.games.maatatahay import scoring
 from meeple.games.maatatahay.data import (
     AROUND,
     ARROW_TARGETS,
@@ -543,52 +544,14 @@ class MaatatahayState(State):
         return None
 
     def relic_points(self, seat: int) -> int:
-        if self.game.option("relic_scoring") == "standard":
-            # "the first Relic taken is worth 1 VP, the second 2 VP ... regardless of who"
-            return sum(i + 1 for i, s in enumerate(self.relics_taken) if s == seat)
-        count = sum(1 for s in self.relics_taken if s == seat)
-        return sum(RULES.progressive_relic_points[:count])
+        return scoring.relic_points(self, seat)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Diamonds and Spirit crystals on surviving warriors, and relics."""
-        diamonds = spirit = survivors = 0
-        for space in range(SPACES):
-            uid = self.tile[space]
-            if uid != EMPTY and self.living[space] and uid // TILES_PER_SEAT == seat:
-                survivors += 1
-                diamonds += TILES[uid % TILES_PER_SEAT].diamonds
-                spirit += self.spirit[space]
-        relics = self.relic_points(seat)
-        return {
-            "diamonds": diamonds,
-            "spirit": spirit,
-            "relics": relics,
-            "total": diamonds + spirit + relics,
-            "survivors": survivors,
-        }
+        return scoring.score_breakdown(self, seat)
 
     def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
-        reason = self.end_reason() or "over"
-        parts = [self.score_breakdown(0), self.score_breakdown(1)]
-        keys = [(p["total"], p["survivors"]) for p in parts]
-        tiebreak = None
-        if keys[0] != keys[1]:
-            winner: int | None = 0 if keys[0] > keys[1] else 1
-            if parts[0]["total"] == parts[1]["total"]:
-                tiebreak = "survivors"
-        elif self.relics_taken:
-            winner = self.relics_taken[-1]
-            tiebreak = "latest_relic"
-        else:
-            winner = None
-        return Outcome(
-            winners=() if winner is None else (winner,),
-            reason=reason,
-            scores=(float(parts[0]["total"]), float(parts[1]["total"])),
-            detail={"breakdown": parts, "tiebreak": tiebreak},
-        )
+        return scoring.outcome(self) if self.phase == OVER else None
 
     # -- copies, views, JSON -----------------------------------------------------------
 

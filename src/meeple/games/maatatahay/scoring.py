@@ -1,0 +1,70 @@
+"""Maatatahay's scoring: what a seat would score now, and who won.
+
+"Score VP from: Diamonds on surviving Warriors, Spirit Crystals on surviving Warriors,
+Temple Relics."
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.core.outcome import Outcome
+from meeple.games.maatatahay.data import RULES, SPACES, TILES_PER_SEAT
+
+if TYPE_CHECKING:
+    from meeple.games.maatatahay.rules import MaatatahayState
+
+EMPTY = -1
+TILES = RULES.tiles
+
+
+def relic_points(state: MaatatahayState, seat: int) -> int:
+    """ "Temple Relics score progressively: 1 / 2 / 3 / 4 / 5 VP", or by global order."""
+    if state.game.option("relic_scoring") == "standard":
+        # "the first Relic taken is worth 1 VP, the second 2 VP ... regardless of who"
+        return sum(i + 1 for i, s in enumerate(state.relics_taken) if s == seat)
+    count = sum(1 for s in state.relics_taken if s == seat)
+    return sum(RULES.progressive_relic_points[:count])
+
+
+def score_breakdown(state: MaatatahayState, seat: int) -> dict[str, int]:
+    """Diamonds and Spirit crystals on surviving warriors, and relics."""
+    diamonds = spirit = survivors = 0
+    for space in range(SPACES):
+        uid = state.tile[space]
+        if uid != EMPTY and state.living[space] and uid // TILES_PER_SEAT == seat:
+            survivors += 1
+            diamonds += TILES[uid % TILES_PER_SEAT].diamonds
+            spirit += state.spirit[space]
+    relics = relic_points(state, seat)
+    return {
+        "diamonds": diamonds,
+        "spirit": spirit,
+        "relics": relics,
+        "total": diamonds + spirit + relics,
+        "survivors": survivors,
+    }
+
+
+def outcome(state: MaatatahayState) -> Outcome:
+    """ "Most VP wins. Ties are broken by most surviving Warriors, then by whoever acquired a
+    Relic most recently." """
+    reason = state.end_reason() or "over"
+    parts = [score_breakdown(state, 0), score_breakdown(state, 1)]
+    keys = [(p["total"], p["survivors"]) for p in parts]
+    tiebreak = None
+    if keys[0] != keys[1]:
+        winner: int | None = 0 if keys[0] > keys[1] else 1
+        if parts[0]["total"] == parts[1]["total"]:
+            tiebreak = "survivors"
+    elif state.relics_taken:
+        winner = state.relics_taken[-1]
+        tiebreak = "latest_relic"
+    else:
+        winner = None
+    return Outcome(
+        winners=() if winner is None else (winner,),
+        reason=reason,
+        scores=(float(parts[0]["total"]), float(parts[1]["total"])),
+        detail={"breakdown": parts, "tiebreak": tiebreak},
+    )

@@ -25,11 +25,12 @@ from meeple.games.maatatahay import notation as ids
 from meeple.games.maatatahay.data import (
     ARROW_TARGETS,
     DISTINCT_FACINGS,
+    EMPTY,
     KEEPS,
     RULES,
     TILES_PER_SEAT,
 )
-from meeple.games.maatatahay.rules import EMPTY, FINISH, MaatatahayState
+from meeple.games.maatatahay.rules import FINISH, MaatatahayState
 
 NKEEPS = len(KEEPS)
 

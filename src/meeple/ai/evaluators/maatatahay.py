@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.core import Seat, State
-from meeple.games.maatatahay.data import ORTHOGONAL, SPACES, TILES_PER_SEAT
-from meeple.games.maatatahay.rules import EMPTY, TILES, MaatatahayState
+from meeple.games.maatatahay.data import EMPTY, ORTHOGONAL, SPACES, TILES_PER_SEAT
+from meeple.games.maatatahay.rules import TILES, MaatatahayState
 
 SIZE = 5
 STRENGTH_WEIGHT = 0.1

@@ -11,8 +11,8 @@ from typing import Any
 from meeple.core.errors import InvalidState
 from meeple.core.rng import Rng
 from meeple.core.types import JSON
-from meeple.games.maatatahay.data import FACINGS, SPACES, TILES_PER_SEAT, space_name
-from meeple.games.maatatahay.rules import EMPTY, FINISH, ORDER, OVER, PHASES, MaatatahayState
+from meeple.games.maatatahay.data import EMPTY, FACINGS, SPACES, TILES_PER_SEAT, space_name
+from meeple.games.maatatahay.rules import FINISH, ORDER, OVER, PHASES, MaatatahayState
 
 FORMAT = "maatatahay-state/1"
 

@@ -21,6 +21,7 @@ FILES = "abcde"
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 FACINGS = ("N", "E", "S", "W")
+EMPTY = -1  # a space with no warrior
 
 
 def space_name(space: int) -> str:

@@ -29,6 +29,7 @@ from meeple.games.maatatahay.data import (
     AROUND,
     ARROW_TARGETS,
     DIAGONAL,
+    EMPTY,
     FACINGS,
     KEEPS,
     ORTHOGONAL,
@@ -40,7 +41,6 @@ from meeple.games.maatatahay.data import (
 
 PICK, ORDER, PLACE, FINISH, OVER = range(5)
 PHASES = ("pick", "order", "place", "finish", "over")
-EMPTY = -1
 TILES = RULES.tiles
 NKEEPS = len(KEEPS)
 # FINISH_IDS[tile][energy][spirit]: every facing ("rotate it in any direction"), times every way

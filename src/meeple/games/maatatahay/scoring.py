@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.outcome import Outcome
-from meeple.games.maatatahay.data import RULES, SPACES, TILES_PER_SEAT
+from meeple.games.maatatahay.data import EMPTY, RULES, SPACES, TILES_PER_SEAT
 
 if TYPE_CHECKING:
     from meeple.games.maatatahay.rules import MaatatahayState
 
-EMPTY = -1
 TILES = RULES.tiles
 
 

@@ -13,6 +13,7 @@ from meeple.core.types import JSON, Action, Seat
 from meeple.games.maatatahay import notation as ids
 from meeple.games.maatatahay.data import (
     DIRECTIONS,
+    EMPTY,
     FACINGS,
     KEEPS,
     RULES,
@@ -20,7 +21,7 @@ from meeple.games.maatatahay.data import (
     TILES_PER_SEAT,
     space_name,
 )
-from meeple.games.maatatahay.rules import EMPTY, PHASES, MaatatahayState
+from meeple.games.maatatahay.rules import PHASES, MaatatahayState
 
 TILES = RULES.tiles
 

@@ -8,14 +8,25 @@ Every row plays whole matches with uniformly random legal actions, single proces
 
 - native: ``meeple bench``'s loop (legal_actions + apply_unchecked);
 - openspiel: pyspiel's apply_action / apply_actions (the deal sampled first), no observation;
-- openspiel+obs: the same, reading the acting player's observation tensor at every step;
+- openspiel+tensor: the same, reading ``state.observation_tensor(player)`` at every step;
+- openspiel+observer: the same, reading the Python observer of ``make_observation(game)``
+  (``observer.set_from(state, player)``, as OpenSpiel's ``rl_environment`` does) instead;
 - pettingzoo-aec: the AEC loop, ``env.last()`` (observation and mask) at every step;
 - pettingzoo-parallel: a Parallel step per joint decision (games with simultaneous planning);
 - gymnasium: the learner and a random bot, an observation after every learner step.
 
+The learners pick from the mask with ``mask.view(bool).nonzero()[0]`` and Python's
+``random``, as cheap as the native loop's ``rng.choice(legal)``: ``np.flatnonzero`` on an
+int8 mask and a numpy ``Generator.choice`` cost more than a whole Maatatahay step.
+
+Each adapter row also runs the same loop over a hollow game (``adapter_floor.py``) of the
+same shape -- players, actions, average legal actions, tensor size, steps per match -- whose
+rules do nothing: its µs per step is the framework's floor, and "floor overhead" the least
+overhead any adapter could reach, (native time + floor time) / native time.
+
 Observations come from the game's own encoder (``meeple.adapters.encoders``), or with
 ``--encoder generic`` from the generic one that encodes the view JSON (the "before" figures).
-Prints a Markdown table (and JSON with --json); the overhead is native / adapter.
+Prints a Markdown table (and JSON with --json); the overhead is native / adapter games/s.
 """
 
 from __future__ import annotations
@@ -25,9 +36,14 @@ import json
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
+import adapter_floor as floor
+import gymnasium as gym
 import numpy as np
 import pyspiel
+from open_spiel.python.observation import make_observation
+from pettingzoo import AECEnv, ParallelEnv
 
 from meeple.adapters import encoding
 from meeple.adapters import openspiel as spiel_adapter
@@ -37,7 +53,7 @@ from meeple.cli.selfplay import random_playout
 from meeple.core import Game, load_game
 
 Playout = Callable[[int], int]
-"""Plays one match from a seed; returns the number of actions taken."""
+"""Plays one match from a seed; returns the number of steps (framework calls that act)."""
 
 
 def native(game: Game) -> Playout:
@@ -45,98 +61,135 @@ def native(game: Game) -> Playout:
     return lambda seed: random_playout(game, seed, rng)
 
 
-def openspiel(game: Game, observe: bool) -> Playout:
-    spiel = pyspiel.load_game(spiel_adapter.short_name(game.info), {"seats": game.seats})
+def openspiel(spiel: pyspiel.Game, observe: str = "") -> Playout:
+    """``observe``: "" for no observation, "tensor" for ``state.observation_tensor``,
+    "observer" for the Python observer (``make_observation``) that OpenSpiel's RL code uses."""
     rng = random.Random(0)
+    observer = make_observation(spiel) if observe == "observer" else None
+    tensor = observe == "tensor"
 
     def play(seed: int) -> int:
         state = spiel.new_initial_state()
-        actions = 0
+        steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(seed % spiel.max_chance_outcomes())
                 continue
             if state.is_simultaneous_node():
                 players = range(spiel.num_players())
-                if observe:
-                    for player in players:
+                for player in players:
+                    if tensor:
                         state.observation_tensor(player)
+                    elif observer is not None:
+                        observer.set_from(state, player)
                 state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in players])
             else:
-                if observe:
+                if tensor:
                     state.observation_tensor(state.current_player())
+                elif observer is not None:
+                    observer.set_from(state, state.current_player())
                 state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-        return actions
+            steps += 1
+        return steps
 
     return play
 
 
-def pettingzoo_aec(game: Game) -> Playout:
-    env = aec_env(game)
-    rng = np.random.default_rng(0)
+def pettingzoo_aec(env: AECEnv) -> Playout:
+    rng = random.Random(0)
 
     def play(seed: int) -> int:
         env.reset(seed=seed)
-        actions = 0
+        steps = 0
         for _ in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            actions += 1
-        return actions
+            legal = observation["action_mask"].view(np.bool_).nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        return steps
 
     return play
 
 
-def pettingzoo_parallel(game: Game) -> Playout:
-    env = parallel_env(game)
-    rng = np.random.default_rng(0)
+def pettingzoo_parallel(env: ParallelEnv) -> Playout:
+    rng = random.Random(0)
 
     def play(seed: int) -> int:
         observations, _ = env.reset(seed=seed)
-        actions = 0
+        steps = 0
         while env.agents:
             joint = {}
             for agent, observation in observations.items():
-                legal = np.flatnonzero(observation["action_mask"])
-                joint[agent] = int(rng.choice(legal)) if len(legal) else 0
-                actions += len(legal) > 0
+                legal = observation["action_mask"].view(np.bool_).nonzero()[0]
+                joint[agent] = int(legal[rng.randrange(len(legal))]) if len(legal) else 0
             observations, *_ = env.step(joint)
-        return actions
+            steps += 1
+        return steps
 
     return play
 
 
-def gymnasium(game: Game) -> Playout:
-    env = MeepleEnv(game, opponent="random")
-    rng = np.random.default_rng(0)
+def gymnasium(env: gym.Env[Any, Any]) -> Playout:
+    rng = random.Random(0)
 
     def play(seed: int) -> int:
         _, info = env.reset(seed=seed)
-        actions = 0
+        steps = 0
         while True:
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            legal = info["action_mask"].view(np.bool_).nonzero()[0]
+            action = int(legal[rng.randrange(len(legal))])
             _, _, terminated, _, info = env.step(action)
-            actions += 1
+            steps += 1
             if terminated:
-                return actions
+                return steps
 
     return play
 
 
 def measure(play: Playout, seconds: float) -> dict[str, float]:
     play(10**6)  # warm up (the encoder learns the game's view shape once)
-    games = actions = 0
+    games = steps = 0
     start = time.perf_counter()
     while True:
-        actions += play(games)
+        steps += play(games)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return {"games": games, "seconds": elapsed, "games_per_second": games / elapsed}
+            return {
+                "games": games,
+                "steps": steps,
+                "seconds": elapsed,
+                "games_per_second": games / elapsed,
+                "us_per_step": elapsed / steps * 1e6,
+            }
+
+
+def mean_legal(game: Game, playouts: int = 3) -> int:
+    """The average number of legal actions of the seat that decides, over random playouts."""
+    rng = random.Random(0)
+    total = count = 0
+    for seed in range(playouts):
+        state = game.new_initial_state(seed)
+        while deciding := state.deciding_seats():
+            legal = state.legal_actions(deciding[0])
+            total, count = total + len(legal), count + 1
+            state.apply_unchecked(deciding[0], rng.choice(legal))
+    return round(total / max(count, 1))
+
+
+def hollow(name: str, shape: floor.Shape) -> Playout:
+    """The loop called ``name`` over a hollow game of this shape."""
+    if name.startswith("openspiel"):
+        observe = name.partition("+")[2]
+        return openspiel(floor.spiel_game(shape), observe)
+    if name == "pettingzoo-aec":
+        return pettingzoo_aec(floor.HollowAEC(shape))
+    if name == "pettingzoo-parallel":
+        return pettingzoo_parallel(floor.HollowParallel(shape))
+    return gymnasium(floor.HollowEnv(shape))
 
 
 def main() -> None:
@@ -145,32 +198,56 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--encoder", choices=("own", "generic"), default="own")
+    parser.add_argument("--no-floor", action="store_true", help="skip the hollow games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = load_game(args.game, args.seats)
     if args.encoder == "generic":
         encoding.encoder_for(game)  # loads the games' own encoders, then replaces this one
         encoding.register_encoder(game.info.name, encoding.ViewEncoder.learn)
+    spiel = pyspiel.load_game(spiel_adapter.short_name(game.info), {"seats": game.seats})
     rows: dict[str, Playout] = {
         "native": native(game),
-        "openspiel": openspiel(game, observe=False),
-        "openspiel+obs": openspiel(game, observe=True),
-        "pettingzoo-aec": pettingzoo_aec(game),
+        "openspiel": openspiel(spiel),
+        "openspiel+tensor": openspiel(spiel, "tensor"),
+        "openspiel+observer": openspiel(spiel, "observer"),
+        "pettingzoo-aec": pettingzoo_aec(aec_env(game)),
     }
     if game.info.simultaneous:
-        rows["pettingzoo-parallel"] = pettingzoo_parallel(game)
-    rows["gymnasium"] = gymnasium(game)
+        rows["pettingzoo-parallel"] = pettingzoo_parallel(parallel_env(game))
+    rows["gymnasium"] = gymnasium(MeepleEnv(game, opponent="random"))
     results = {name: measure(play, args.seconds) for name, play in rows.items()}
-    base = results["native"]["games_per_second"]
+    base = results["native"]
+    size = encoding.encoder_for(game).size
+    legal = mean_legal(game)
+    floors: dict[str, dict[str, float]] = {}
+    if not args.no_floor:
+        for name, result in results.items():
+            if name != "native":
+                length = max(1, round(result["steps"] / result["games"]))
+                shape = floor.Shape(game.seats, game.num_distinct_actions(), legal, size, length)
+                floors[name] = measure(hollow(name, shape), args.seconds / 3)
     encoder = type(encoding.encoder_for(game)).__name__
-    print(f"{game.id}, {game.seats} seats, {encoder}, {args.seconds:g} s per row\n")
-    print("| loop | games/s | overhead |")
-    print("|---|---:|---:|")
+    print(
+        f"{game.id}, {game.seats} seats, {encoder} ({size} floats), {legal} legal actions "
+        f"on average, {args.seconds:g} s per row\n"
+    )
+    print("| loop | games | games/s | µs/step | overhead | floor µs/step | floor overhead |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, result in results.items():
         rate = result["games_per_second"]
-        print(f"| {name} | {rate:.1f} | {base / rate:.1f}x |")
+        cells = [f"{result['games']:.0f}", f"{rate:.1f}", f"{result['us_per_step']:.1f}"]
+        cells.append(f"{base['games_per_second'] / rate:.2f}x")
+        hollow_result = floors.get(name)
+        if hollow_result is None:
+            cells += ["", ""]
+        else:
+            least = 1 + base["games_per_second"] / hollow_result["games_per_second"]
+            cells += [f"{hollow_result['us_per_step']:.1f}", f"{least:.2f}x"]
+        print(f"| {name} | " + " | ".join(cells) + " |")
     if args.json:
-        print(json.dumps({"game": game.id, "seats": game.seats, "results": results}, indent=2))
+        report = {"game": game.id, "seats": game.seats, "results": results, "floors": floors}
+        print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,260 @@
+"""Hollow games: the frameworks' own cost per step, which no adapter can remove.
+
+Each hollow game has a game's shape -- players, distinct actions, a fixed list of legal
+actions as long as the game's average, an observation tensor of the encoder's size, a
+match of a given length -- and rules that do nothing: a step moves a counter, an
+observation is a buffer filled once. ``scripts/bench_adapters.py`` runs its loops over them
+to measure the floor under each loop; alone, this script prints the floor per step:
+
+    .venv/bin/python scripts/adapter_floor.py [--actions 2000] [--legal 20] [--size 1000]
+        [--seconds 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pyspiel
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+NAME = "meeple_bench_hollow"
+_PARAMS = {"players": 2, "actions": 2, "legal": 1, "size": 1, "length": 1}
+
+
+class Shape:
+    """What a hollow game copies from a real one."""
+
+    def __init__(self, players: int, actions: int, legal: int, size: int, length: int) -> None:
+        self.players, self.actions, self.size, self.length = players, actions, size, length
+        self.legal = list(range(max(1, min(legal, actions))))
+        self.mask = np.zeros(actions, np.int8)
+        self.mask[self.legal] = 1
+        self.tensor = np.zeros(size, np.float32)
+
+    def params(self) -> dict[str, int]:
+        return {
+            "players": self.players,
+            "actions": self.actions,
+            "legal": len(self.legal),
+            "size": self.size,
+            "length": self.length,
+        }
+
+
+_TYPE = pyspiel.GameType(
+    short_name=NAME,
+    long_name="hollow game for benchmarks",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=1,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMS,
+)
+
+
+class HollowSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel Python game with a deal at the root, then ``length`` empty steps."""
+
+    def __init__(self, params: Any = None) -> None:
+        p = {**_PARAMS, **dict(params or {})}
+        self.shape = Shape(p["players"], p["actions"], p["legal"], p["size"], p["length"])
+        super().__init__(
+            _TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=p["actions"],
+                max_chance_outcomes=1,
+                num_players=p["players"],
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=None,
+                max_game_length=p["length"],
+            ),
+            params or {},
+        )
+
+    def new_initial_state(self) -> HollowSpielState:
+        return HollowSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> HollowObserver:
+        return HollowObserver(self.shape)
+
+
+class HollowSpielState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: HollowSpielGame) -> None:
+        super().__init__(game)
+        self._shape = game.shape
+        self._step = -1  # -1: the deal
+
+    def current_player(self) -> int:
+        if self._step < 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._step >= self._shape.length:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self._step % self._shape.players
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 1.0)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._shape.legal
+
+    def _apply_action(self, action: int) -> None:
+        self._step += 1
+
+    def is_terminal(self) -> bool:
+        return self._step >= self._shape.length
+
+    def returns(self) -> list[float]:
+        return [0.0] * self._shape.players
+
+    def __str__(self) -> str:
+        return str(self._step)
+
+
+class HollowObserver:
+    def __init__(self, shape: Shape) -> None:
+        self.tensor = shape.tensor
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: HollowSpielState, player: int) -> None:
+        """The tensor is already there."""
+
+    def string_from(self, state: HollowSpielState, player: int) -> str:
+        return ""
+
+
+pyspiel.register_game(_TYPE, HollowSpielGame)
+
+
+def spiel_game(shape: Shape) -> pyspiel.Game:
+    return pyspiel.load_game(NAME, shape.params())
+
+
+class HollowAEC(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment: the players take ``length`` turns, then all end."""
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__()
+        self.metadata = {"name": "hollow"}
+        self.shape = shape
+        self.possible_agents = [f"seat_{p}" for p in range(shape.players)]
+        self._observation = {"observation": shape.tensor, "action_mask": shape.mask}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._observation
+
+    def reset(self, seed: int | None = None, options: Any = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
+        self._step = 0
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._step += 1
+        if self._step >= self.shape.length:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._step % self.shape.players]
+        self._accumulate_rewards()
+
+
+class HollowParallel(ParallelEnv):  # type: ignore[misc]
+    """A PettingZoo Parallel environment: ``length`` joint steps, every agent observing."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.metadata = {"name": "hollow"}
+        self.shape = shape
+        self.possible_agents = [f"seat_{p}" for p in range(shape.players)]
+        self._observation = {"observation": shape.tensor, "action_mask": shape.mask}
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: Any = None) -> tuple[dict[str, Any], ...]:
+        self.agents = list(self.possible_agents)
+        self._step = 0
+        return {a: self._observation for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        self._step += 1
+        live = self.agents
+        over = self._step >= self.shape.length
+        observations = {a: self._observation for a in live}
+        rewards = dict.fromkeys(live, 0.0)
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, False)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+
+class HollowEnv(gymnasium.Env[Any, Any]):
+    """A Gymnasium environment: ``length`` learner steps."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.observation_space = spaces.Box(0.0, 1.0, (shape.size,), np.float32)
+        self.action_space = spaces.Discrete(shape.actions)
+        self._info = {"action_mask": shape.mask}
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[Any, ...]:
+        super().reset(seed=seed)
+        self._step = 0
+        return self.shape.tensor, self._info
+
+    def step(self, action: Any) -> tuple[Any, ...]:
+        self._step += 1
+        return self.shape.tensor, 0.0, self._step >= self.shape.length, False, self._info
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--legal", type=int, default=20)
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    args = parser.parse_args()
+    shape = Shape(2, args.actions, args.legal, args.size, 10**9)
+    game = spiel_game(shape)
+    observer = game.make_py_observer()
+    calls = {
+        "pyspiel apply_action": lambda s: s.apply_action(0),
+        "pyspiel legal_actions": lambda s: s.legal_actions(),
+        "pyspiel observation_tensor": lambda s: s.observation_tensor(0),
+        "observer.set_from": lambda s: observer.set_from(s, 0),
+        "pyspiel is_terminal": lambda s: s.is_terminal(),
+    }
+    for label, call in calls.items():
+        state = game.new_initial_state()
+        state.apply_action(0)
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < args.seconds:
+            for _ in range(200):
+                call(state)
+            count += 200
+        print(f"{label}: {(time.perf_counter() - start) / count * 1e6:.2f} µs")
+
+
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,8 @@ Over states from seeded random playouts of every game, seat count and option set
   keep the view and redraw the hidden parts), equal for a state whose hidden parts were
   rebuilt by hand, and equal wherever two states give a seat equal views;
 - it stays within the encoder's bounds;
+- the part all seats share (``shared``, encoded once per position by the adapters that show
+  a position to several seats) holds nothing one seat alone sees;
 - each block holds the view's values (``test_encoders_blocks.py``).
 """
 
@@ -128,6 +130,24 @@ def test_the_vector_is_a_function_of_the_view(
                 np.testing.assert_array_equal(encoder.observe(other, seat), vector, err_msg=how)
             earlier = seen.setdefault((seat, view), vector)
             np.testing.assert_array_equal(earlier, vector)
+
+
+def test_the_shared_part_is_what_every_seat_sees(
+    case: tuple[Game, BlockEncoder, list[State]],
+) -> None:
+    """``shared`` depends only on what all seats see (it survives any seat's resampling), is
+    left as it was by ``personal``, and ``personal`` gives what ``observe`` gives."""
+    game, encoder, states = case
+    for index, state in enumerate(states):
+        shared = encoder.shared(state)
+        before = shared.copy()
+        for seat in range(game.seats):
+            np.testing.assert_array_equal(
+                encoder.personal(shared, state, seat), encoder.observe(state, seat)
+            )
+            resampled = state.resample(seat, index * 17 + seat)
+            np.testing.assert_array_equal(encoder.shared(resampled), before)
+        np.testing.assert_array_equal(shared, before)
 
 
 def test_different_views_mostly_give_different_vectors(

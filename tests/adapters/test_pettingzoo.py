@@ -85,6 +85,24 @@ def test_observation_is_the_encoded_view_of_the_seat() -> None:
     assert env.render() == canonical_json(env.table.state.view(None))
 
 
+def test_parallel_observations_are_each_seats_encoded_view() -> None:
+    env = parallel_env("maiterra", seats=4)
+    observations, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        table = env.table
+        for seat, agent in enumerate(env.possible_agents):
+            tensor = table.encoder.observe(table.state, seat)
+            np.testing.assert_array_equal(observations[agent]["observation"], tensor)
+            legal = table.state.legal_actions(seat)
+            assert np.flatnonzero(observations[agent]["action_mask"]).tolist() == sorted(legal)
+        joint = {}
+        for agent, observation in observations.items():
+            legal = np.flatnonzero(observation["action_mask"])
+            joint[agent] = int(rng.choice(legal)) if len(legal) else 0
+        observations, *_ = env.step(joint)
+
+
 def test_an_illegal_action_ends_the_match_against_the_seat_that_sent_it() -> None:
     env = aec_env("toy_tricks")
     env.reset(seed=0)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +63,15 @@ class Encoder(Protocol):
 
     def observe(self, state: State, seat: Seat) -> Vector:
         """A new vector: what ``state.view(seat)`` shows, encoded."""
+        ...
+
+    def shared(self, state: State) -> Any:
+        """What every seat's vector has in common, for :meth:`personal` (an adapter showing
+        one position to several seats works it out once)."""
+        ...
+
+    def personal(self, shared: Any, state: State, seat: Seat) -> Vector:
+        """A new vector, equal to ``observe(state, seat)``, from ``shared(state)``."""
         ...
 
 
@@ -229,6 +238,12 @@ class ViewEncoder:
     def observe(self, state: State, seat: Seat) -> Vector:
         return self.encode(state.view(seat))
 
+    def shared(self, state: State) -> None:
+        """Nothing: the generic encoder reads each seat's view whole."""
+
+    def personal(self, shared: Any, state: State, seat: Seat) -> Vector:
+        return self.encode(state.view(seat))
+
     def encode(self, view: JSON) -> Vector:
         """A new vector for ``view``."""
         out = [0.0] * self._size
@@ -293,5 +308,5 @@ def action_mask(state: State, seat: int, legal: list[int] | None = None) -> npt.
 
     ``legal``, when the caller has them already, are ``state.legal_actions(seat)``."""
     mask = np.zeros(state.game.num_distinct_actions(), dtype=np.int8)
-    mask[state.legal_actions(seat) if legal is None else legal] = 1
+    mask.put(state.legal_actions(seat) if legal is None else legal, 1)
     return mask

@@ -115,7 +115,9 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
             if not deciding or self.seat in deciding:
                 return
             other = deciding[0]
-            state.apply(other, self.bots[other].select(state, other))
+            # meeple's bots choose among the legal actions (as in meeple.ai.rollout): checking
+            # again would work them out a second time.
+            state.apply_unchecked(other, self.bots[other].select(state, other))
 
     def _observation(self) -> Vector:
         return self.encoder.observe(self.state, self.seat)

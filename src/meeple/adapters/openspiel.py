@@ -54,6 +54,7 @@ _RESERVED = ("seats", "seed", "deals", "options")
 _SCALARS = (bool, int, float, str)
 _SEED_MASK = (1 << 63) - 1
 _ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
+_SHARED = ("shared", -1)
 
 
 def short_name(info: GameInfo) -> str:
@@ -217,10 +218,19 @@ class _Held:
         return str(text)
 
     def tensor(self, seat: int) -> Vector:
+        """The seat's observation; what all seats share is encoded once per position (at a
+        simultaneous node OpenSpiel asks every player's in turn)."""
+        cache = self.cache
         key = ("tensor", seat)
-        tensor = self.cache.get(key)
+        tensor = cache.get(key)
         if tensor is None:
-            tensor = self.cache[key] = encoder_for(self.state.game).observe(self.state, seat)
+            state = self.state
+            encoder = encoder_for(state.game)
+            if _SHARED in cache:
+                shared = cache[_SHARED]
+            else:
+                shared = cache[_SHARED] = encoder.shared(state)
+            tensor = cache[key] = encoder.personal(shared, state, seat)
         return tensor
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:

@@ -97,6 +97,18 @@ class _Table:
             "action_mask": action_mask(state, seat, self.legal(seat)),
         }
 
+    def observe_seats(self, seats: list[Seat]) -> list[dict[str, Any]]:
+        """Several seats' observations of the position: what they share is encoded once."""
+        state, encoder = self.state, self.encoder
+        shared = encoder.shared(state)
+        return [
+            {
+                "observation": encoder.personal(shared, state, seat),
+                "action_mask": action_mask(state, seat, self.legal(seat)),
+            }
+            for seat in seats
+        ]
+
     def play(self, seat: Seat, action: Any) -> bool:
         """Apply a seat's action; False (and the match ends) if it was illegal."""
         action = int(action)
@@ -230,7 +242,8 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _observations(self, agents: list[str]) -> dict[str, Any]:
-        return {agent: self.table.observe(self.possible_agents.index(agent)) for agent in agents}
+        seats = [self.possible_agents.index(agent) for agent in agents]
+        return dict(zip(agents, self.table.observe_seats(seats), strict=True))
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

@@ -9,6 +9,7 @@ grows (a tile more, a longer stream) moves the offsets rather than breaking the 
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,17 +88,21 @@ class Layout:
 class BlockEncoder:
     """The base of the per-game encoders: a layout, its bounds and a template vector.
 
-    Subclasses lay out their blocks in ``__init__`` -- the one-hot blocks first, then the
-    numbers -- call :meth:`finish`, and make each vector in :meth:`observe` with
-    :meth:`write`, from the template, which holds what never changes during a match of
-    this configuration (the options).
+    Subclasses lay out their blocks in ``__init__`` -- a ``seat`` one-hot, the other
+    one-hot blocks, then the numbers -- call :meth:`finish`, and make each vector in two
+    parts: :meth:`shared`, what every seat sees of the position, written with :meth:`write`
+    from the template, which holds what never changes during a match of this configuration
+    (the options); and :meth:`personalize`, which marks the seat looking and writes what
+    only it sees. :meth:`observe` does both; an adapter that shows one position to several
+    seats (PettingZoo's Parallel step, OpenSpiel at a simultaneous node) calls
+    :meth:`shared` once and :meth:`personal` per seat.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.layout = Layout()
         self._constants: list[tuple[int, float]] = []
-        self._numbers = 0
+        self._numbers = self._seat = 0
         self._low = self._high = self._template = np.zeros(0, np.float32)
 
     def add_options(self) -> None:
@@ -126,6 +131,7 @@ class BlockEncoder:
 
         The blocks from ``numbers_from`` to the end are the numbers :meth:`write` takes."""
         self._numbers = self.offset(numbers_from)
+        self._seat = self.offset("seat")
         self._low, self._high = self.layout.bounds()
         self._template = np.zeros(self.layout.size, np.float32)
         for at, value in self._constants:
@@ -150,13 +156,35 @@ class BlockEncoder:
     def template(self) -> Vector:
         return self._template
 
-    def write(self, ones: list[int], numbers: list[int] | list[float]) -> Vector:
-        """A new vector: the template, 1 at each place in ``ones``, and ``numbers`` from the
-        first number block on (two numpy calls, whatever the game)."""
+    def write(self, ones: list[int], numbers: list[int]) -> Vector:
+        """A new vector: the template, 1 at each place in ``ones``, and ``numbers`` (ints
+        or bools) from the first number block on.
+
+        Three C calls whatever the game: the numbers go through a machine-integer array
+        (``array('q')`` refuses a float rather than truncate it), which numpy converts
+        faster than a list of Python numbers."""
         out = self._template.copy()
-        out[ones] = 1.0
-        out[self._numbers :] = numbers
+        out.put(ones, 1.0)
+        out[self._numbers :] = np.frombuffer(array("q", numbers), np.int64)
         return out
 
     def observe(self, state: State, seat: Seat) -> Vector:
+        out = self.shared(state)
+        self.personalize(out, state, seat)
+        return out
+
+    def personal(self, shared: Vector, state: State, seat: Seat) -> Vector:
+        """A new vector for ``seat``: a copy of ``shared`` (from :meth:`shared`) personalized."""
+        out = shared.copy()
+        self.personalize(out, state, seat)
+        return out
+
+    def shared(self, state: State) -> Vector:
+        """A new vector with every block that all seats see alike (the seat's own blank)."""
         raise NotImplementedError
+
+    def personalize(self, out: Vector, state: State, seat: Seat) -> None:
+        """Write into ``out`` (from :meth:`shared`) the seat looking and what only it sees.
+
+        This base marks the seat; games with private blocks extend it."""
+        out[self._seat + seat] = 1.0

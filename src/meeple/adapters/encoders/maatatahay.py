@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.adapters.encoders.layout import BlockEncoder
 from meeple.adapters.encoding import Vector
-from meeple.core import Game, Seat, State
+from meeple.core import Game, State
 from meeple.games.maatatahay.data import FACINGS, ORTHOGONAL, RULES, SPACES, TILES_PER_SEAT
 from meeple.games.maatatahay.rules import OVER, PHASES, MaatatahayState
 
@@ -67,7 +67,7 @@ class MaatatahayEncoder(BlockEncoder):
         add("scores", SEATS, "each seat's score now", high=10 * CRYSTALS)
         self.finish(numbers_from="round")
         at = self.offset
-        self._seat, self._phase, self._hot = at("seat"), at("phase"), at("hot")
+        self._phase, self._hot = at("phase"), at("hot")
         self._deciders = (at("active"), at("decider"), at("first"), at("placing"))
         self._warrior = [at("board.warrior") + s * WARRIORS for s in range(SPACES)]
         self._facing = [at("board.facing") + s * len(FACINGS) for s in range(SPACES)]
@@ -75,10 +75,10 @@ class MaatatahayEncoder(BlockEncoder):
         self._pair, self._relics, self._outcome = at("pair"), at("relics"), at("outcome.winners")
         self._relics_block = game.option("relic_blocks") is not False
 
-    def observe(self, state: State, seat: Seat) -> Vector:
+    def shared(self, state: State) -> Vector:
         if not isinstance(state, MaatatahayState):
             raise TypeError(f"a Maatatahay encoder cannot read {type(state).__name__}")
-        ones = [self._seat + seat, self._phase + state.phase]
+        ones = [self._phase + state.phase]
         for at, who in zip(
             self._deciders, (state.active, state.decider, state.first, state.placing), strict=True
         ):

@@ -47,6 +47,9 @@ SEAT_NUMBERS = (
     "ended",
 )
 ORDER_PARTS = ("a", "b", "c")
+NO_CARDS = (0,) * len(CARD_NAMES)
+NO_ORDERS = (-1,) * (RULES.max_orders * len(ORDER_PARTS))
+"""What the shared part holds in the hand and queue blocks; :meth:`personalize` fills them."""
 
 
 class MaiterraEncoder(BlockEncoder):
@@ -103,31 +106,28 @@ class MaiterraEncoder(BlockEncoder):
         add("discard", len(CARD_NAMES), "the discard pile, by card", high=AMOUNT)
         self.finish(numbers_from="turn")
         at = self.offset
-        self._seat, self._phase, self._deciding = at("seat"), at("phase"), at("deciding")
+        self._phase, self._deciding = at("phase"), at("deciding")
         self._sides, self._houses = at("sides"), at("houses")
         self._terrain = [at("board.terrain") + c * len(terrains) for c in range(CELLS)]
         self._owner = [at("board.owner") + c * seats for c in range(CELLS)]
         self._queue, self._draft = at("queue"), at("draft_order")
-        self._outcome = at("outcome.winners")
+        self._outcome, self._hand, self._parts = (
+            at("outcome.winners"),
+            at("hand"),
+            at("queue.parts"),
+        )
         self._maps: dict[tuple[int, ...], _Land] = {}
 
-    def observe(self, state: State, seat: Seat) -> Vector:
+    def shared(self, state: State) -> Vector:
         if not isinstance(state, MaiterraState):
             raise TypeError(f"a Maiterra encoder cannot read {type(state).__name__}")
         seats = self.seats
-        ones = [self._seat + seat, self._phase + state.phase]
+        ones = [self._phase + state.phase]
         ones += [self._deciding + s for s in state.deciding_seats()]
         ones += [self._sides + s * seats + side for s, side in enumerate(state.side)]
-        all_locked = NO_SEAT not in state.house
-        for other, house in enumerate(state.house):
-            if house != NO_SEAT and (all_locked or other == seat):
+        if NO_SEAT not in state.house:  # once all are locked, every house is shown
+            for other, house in enumerate(state.house):
                 ones.append(self._houses + other * len(RULES.houses) + house)
-        queue = state.queue[seat][: RULES.max_orders]
-        parts: list[int] = [-1] * (RULES.max_orders * len(ORDER_PARTS))
-        for index, action in enumerate(queue):
-            order = DECODED[action]
-            ones.append(self._queue + index * len(ids.KINDS) + order.kind)
-            parts[3 * index : 3 * index + 3] = order.a, order.b, order.c
         remaining = state.draft_order[state.draft_step :]
         ones += [self._draft + i * seats + s for i, s in enumerate(remaining)]
         outcome = state.outcome()
@@ -154,13 +154,35 @@ class MaiterraEncoder(BlockEncoder):
                 len(state.cards[other]),
                 planning and state.ended[other],
             )
-        numbers += _counts(state.cards[seat])
-        numbers += parts
+        numbers += NO_CARDS  # the hand and the queue are the seat's own: personalize
+        numbers += NO_ORDERS
         numbers.append(len(state.deck))
         numbers += _counts(state.discard)
         out = self.write(ones, numbers)
         out[self._map(state.terrain).lake_places] = 0.0
         return out
+
+    def personalize(self, out: Vector, state: State, seat: Seat) -> None:
+        """The seat's house (before every house is locked), hand and queued orders."""
+        if not isinstance(state, MaiterraState):
+            raise TypeError(f"a Maiterra encoder cannot read {type(state).__name__}")
+        out[self._seat + seat] = 1.0
+        house = state.house[seat]
+        if house != NO_SEAT and NO_SEAT in state.house:
+            out[self._houses + seat * len(RULES.houses) + house] = 1.0
+        cards = state.cards[seat]
+        if cards:
+            out[self._hand : self._hand + len(CARD_NAMES)] = _counts(cards)
+        queue = state.queue[seat][: RULES.max_orders]
+        if queue:
+            kinds: list[int] = []
+            parts: list[int] = []
+            for index, action in enumerate(queue):
+                order = DECODED[action]
+                kinds.append(self._queue + index * len(ids.KINDS) + order.kind)
+                parts += (order.a, order.b, order.c)
+            out.put(kinds, 1.0)
+            out[self._parts : self._parts + len(parts)] = parts
 
     def _board(
         self, state: MaiterraState, ones: list[int], numbers: list[int]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.adapters.encoders.layout import BlockEncoder
 from meeple.adapters.encoding import Vector
-from meeple.core import Game, Seat, State
+from meeple.core import Game, State
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     EFFECTS,
@@ -109,7 +109,7 @@ class ManafieldsEncoder(BlockEncoder):
         )
         self.finish(numbers_from="turn")
         at = self.offset
-        self._seat, self._active, self._deciding = at("seat"), at("active"), at("deciding")
+        self._active, self._deciding = at("active"), at("deciding")
         self._factions = at("factions")
         self._picked, self._elf, self._objectives = at("picked"), at("elf_free"), at("objectives")
         self._outcome = at("outcome.winners")
@@ -131,10 +131,10 @@ class ManafieldsEncoder(BlockEncoder):
             self._type_ones.append(ones)
         self._stats = {uid: _stats(unit) for uid, unit in UNIT_TYPES.items()}
 
-    def observe(self, state: State, seat: Seat) -> Vector:
+    def shared(self, state: State) -> Vector:
         if not isinstance(state, ManafieldsState):
             raise TypeError(f"a Manafields encoder cannot read {type(state).__name__}")
-        ones = [self._seat + seat, self._active + state.active]
+        ones = [self._active + state.active]
         ones += [self._deciding + s for s in state.deciding_seats()]
         ones += [self._factions + s * len(FACTIONS) + f for s, f in enumerate(state.factions)]
         ones += [self._picked + slot for slot in state.picked]

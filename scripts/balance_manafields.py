@@ -2,12 +2,14 @@
 """Manafields balance by self-play: the heuristic bot against itself on every pairing.
 
     .venv/bin/python scripts/balance_manafields.py --games 40 [--seed 0] [--json out.json]
+        [--workers 2] [--pairings humans-humans,elves-elves]
 
 For each of the 16 (first seat, second seat) faction pairings it plays ``--games`` matches
 and prints the first seat's win rate with a 95 % Wilson interval, draws, the mean length in
 turns and how matches ended; then each match-up over both seat orders, each faction's
 overall win rate and first vs second seat.
-Single process: the machine is shared, keep runs to minutes.
+``--workers`` plays the pairings in that many processes (the results do not depend on it);
+``--pairings`` plays only the named ones.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import sys
 import time
 from collections import Counter
@@ -67,12 +70,38 @@ def play(game: Manafields, seed: int) -> tuple[int, int, str]:
     return winner, state.turn + 1, outcome.reason
 
 
+def play_pairing(args: tuple[str, str, int, int, int | None]) -> dict[str, Any]:
+    """Play one pairing's matches; its row of the table."""
+    f0, f1, games, seed, turn_limit = args
+    options: dict[str, object] = {"faction0": f0, "faction1": f1}
+    if turn_limit:
+        options["turn_limit"] = turn_limit
+    game = Manafields(options=options)
+    wins = [0, 0, 0]
+    turns = []
+    ends: Counter[str] = Counter()
+    for index in range(games):
+        winner, length, reason = play(
+            game, mix_seed(seed, FACTIONS.index(f0), FACTIONS.index(f1), index)
+        )
+        wins[winner] += 1
+        turns.append(length)
+        ends[reason] += 1
+    low, high = wilson(wins[0] + wins[2] / 2, games)
+    return {"first": f0, "second": f1, "games": games, "first_wins": wins[0],
+            "second_wins": wins[1], "draws": wins[2],
+            "first_rate": (wins[0] + wins[2] / 2) / games, "ci95": [low, high],
+            "mean_turns": sum(turns) / len(turns), "ends": dict(ends)}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="matches per pairing")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--turn-limit", type=int, default=None)
     parser.add_argument("--json", type=Path, default=None, help="write the table as JSON")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--pairings", default="", help="first-second,... (default: all 16)")
     args = parser.parse_args()
     started = time.perf_counter()
     rows = []
@@ -80,42 +109,30 @@ def main() -> None:
     faction_games: Counter[str] = Counter()
     seat_wins = [0.0, 0.0]
     total = 0
-    turns_all: list[int] = []
+    turns_all: list[float] = []
     header = f"{'first':8} {'second':8} {'first wins':>10} {'95% CI':>13} {'draws':>5}"
     print(header + f" {'turns':>6}  ends")
-    for f0 in FACTIONS:
-        for f1 in FACTIONS:
-            options: dict[str, object] = {"faction0": f0, "faction1": f1}
-            if args.turn_limit:
-                options["turn_limit"] = args.turn_limit
-            game = Manafields(options=options)
-            wins = [0, 0, 0]
-            turns = []
-            ends: Counter[str] = Counter()
-            for index in range(args.games):
-                winner, length, reason = play(
-                    game, mix_seed(args.seed, FACTIONS.index(f0), FACTIONS.index(f1), index)
-                )
-                wins[winner] += 1
-                turns.append(length)
-                ends[reason] += 1
-            points = [wins[0] + wins[2] / 2, wins[1] + wins[2] / 2]
+    pairings = [(f0, f1) for f0 in FACTIONS for f1 in FACTIONS]
+    if args.pairings:
+        wanted = {tuple(p.split("-")) for p in args.pairings.split(",")}
+        pairings = [p for p in pairings if p in wanted]
+    jobs = [(f0, f1, args.games, args.seed, args.turn_limit) for f0, f1 in pairings]
+    with multiprocessing.Pool(args.workers) as pool:
+        for row in pool.imap(play_pairing, jobs):
+            rows.append(row)
+            f0, f1, games = row["first"], row["second"], row["games"]
+            points = [row["first_wins"] + row["draws"] / 2, row["second_wins"] + row["draws"] / 2]
             for seat, faction in ((0, f0), (1, f1)):
                 faction_points[faction] += points[seat]
-                faction_games[faction] += args.games
+                faction_games[faction] += games
                 seat_wins[seat] += points[seat]
-            total += args.games
-            turns_all += turns
-            low, high = wilson(points[0], args.games)
-            mean_turns = sum(turns) / len(turns)
-            rows.append(
-                {"first": f0, "second": f1, "games": args.games, "first_wins": wins[0],
-                 "second_wins": wins[1], "draws": wins[2], "first_rate": points[0] / args.games,
-                 "ci95": [low, high], "mean_turns": mean_turns, "ends": dict(ends)}
-            )  # fmt: skip
+            total += games
+            turns_all += [row["mean_turns"]] * games
+            low, high = row["ci95"]
             print(
-                f"{f0:8} {f1:8} {points[0] / args.games:10.0%} {f'{low:.0%}-{high:.0%}':>13}"
-                f" {wins[2]:5d} {mean_turns:6.1f}  {dict(ends)}"
+                f"{f0:8} {f1:8} {row['first_rate']:10.0%} {f'{low:.0%}-{high:.0%}':>13}"
+                f" {row['draws']:5d} {row['mean_turns']:6.1f}  {row['ends']}",
+                flush=True,
             )
     print()
     matchups = matchup_table(rows)
@@ -135,6 +152,8 @@ def main() -> None:
     factions = {}
     for faction in FACTIONS:
         n = faction_games[faction]
+        if n == 0:
+            continue
         low, high = wilson(faction_points[faction], n)
         factions[faction] = {"rate": faction_points[faction] / n, "games": n, "ci95": [low, high]}
         rate = faction_points[faction] / n

@@ -35,7 +35,7 @@ from meeple.games.maiterra.data import (
     SUN,
     WALL,
 )
-from meeple.games.maiterra.rules import DRAFT, HOUSES, march_part
+from meeple.games.maiterra.rules import DRAFT, HOUSES, Budget, march_part
 
 FOOD, WOOD, BRICK, COINS = range(4)
 CLAY, VALE = RULES.terrains.index("clay"), RULES.terrains.index("vale")
@@ -57,17 +57,21 @@ class MaiterraHeuristicBot:
         if state.phase == HOUSES:
             return self._rng.choice(legal)
         if state.phase == DRAFT:
-            return max(legal, key=lambda a: self._draft_score(state, seat, a))
+            return max(
+                legal, key=lambda a: self.draft_score(state, seat, a) + self._rng.random() * 0.1
+            )
         best, best_score = ids.END, 0.0
+        budget = state.budget(seat)
         for action in legal:
-            score = self._score(state, seat, action) + self._rng.random() * 0.5
+            score = self.order_score(state, seat, action, budget) + self._rng.random() * 0.5
             if score > best_score:
                 best, best_score = action, score
         return best
 
     # -- the draft -----------------------------------------------------------------------
 
-    def _draft_score(self, state: MaiterraState, seat: int, action: int) -> float:
+    def draft_score(self, state: MaiterraState, seat: int, action: int) -> float:
+        """How much ``seat`` wants the field drafted by ``action`` (no noise)."""
         cell = ids.DECODED[action].a
         terrain = state.terrain[cell]
         score = {CLAY: 3.0, VALE: 4.0}.get(terrain, 2.0)
@@ -76,17 +80,22 @@ class MaiterraHeuristicBot:
                 continue
             owner = state.owner[near]
             score += 1.5 if owner == seat else -2.0 if owner >= 0 else 0.3
-        return score + self._rng.random() * 0.1
+        return score
 
     # -- orders --------------------------------------------------------------------------
 
-    def _score(self, state: MaiterraState, seat: int, action: int) -> float:
+    def order_score(
+        self, state: MaiterraState, seat: int, action: int, budget: Budget | None = None
+    ) -> float:
+        """What queueing ``action`` does for ``seat`` (no noise); ending the turn scores
+        below 0. ``budget`` is ``state.budget(seat)``, passed in when scoring many orders."""
         order = ids.DECODED[action]
         kind = order.kind
-        budget = state.budget(seat)
+        if budget is None:
+            budget = state.budget(seat)
         res = budget.res
         if kind == ids.K_BUILD:
-            return self._build_score(state, seat, order.a, order.b)
+            return self._build_score(state, seat, order.a, order.b, res)
         if kind == ids.K_CLAIM:
             standing = state.soldiers[seat][order.a] or any(
                 state.soldiers[seat][n] for n in NEIGHBOURS[order.a] if n >= 0
@@ -137,8 +146,9 @@ class MaiterraHeuristicBot:
             return 8.0 if res[FOOD] == 0 and state.units(seat) > RULES.free_food + 2 else -1.0
         return -1.0
 
-    def _build_score(self, state: MaiterraState, seat: int, cell: int, kind: int) -> float:
-        res = state.budget(seat).res
+    def _build_score(
+        self, state: MaiterraState, seat: int, cell: int, kind: int, res: list[int]
+    ) -> float:
         if kind == BARRACKS:
             return 50.0 if state.count_buildings(seat, BARRACKS) == 0 else 3.0
         if kind == BRICKWORKS:
@@ -190,7 +200,9 @@ class MaiterraHeuristicBot:
         left_behind = sum(stack) - sum(moving)
         leaving_penalty = 0.0
         if state.owner[cell] == seat and left_behind == 0 and self._front(state, seat, cell):
-            leaving_penalty = 12.0
+            # An empty field next to an enemy army falls to any march; a seat with few
+            # fields left risks everything ("the last seat holding land" wins).
+            leaving_penalty = 60.0 if state.fields(seat) <= 3 else 25.0
         if owner >= 0 and state.allied(owner, seat):
             return -1.0
         if owner < 0:
@@ -202,6 +214,13 @@ class MaiterraHeuristicBot:
                 return 4.0 - leaving_penalty
             return (30.0 if sum(moving) == 1 else 18.0) - leaving_penalty
         defence = enemies + RULES.wall_bonus * state.building(dest, WALL)
+        if defence == 0:
+            # Nothing stands there and no wall: the march takes the field without a fight.
+            return (
+                42.0
+                + 2.0 * sum(state.building(dest, k) for k in range(len(RULES.buildings)))
+                - leaving_penalty
+            )
         if attack >= defence + 3:
             return 40.0 + attack - defence - leaving_penalty
         return -1.0

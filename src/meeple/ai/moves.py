@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.ai.maatatahay_moves import maatatahay_moves
+from meeple.ai.maiterra_moves import maiterra_moves
 from meeple.core import Action, Seat, State
 
 MoveFilter = Callable[[State, Seat, list[Action]], list[Action]]
 
-_FILTERS: dict[str, MoveFilter] = {"maatatahay": maatatahay_moves}
+_FILTERS: dict[str, MoveFilter] = {
+    "maatatahay": maatatahay_moves,
+    "maiterra": maiterra_moves,
+}
 
 
 def register_move_filter(game_name: str, move_filter: MoveFilter) -> None:

@@ -1,0 +1,44 @@
+"""The Maiterra orders worth searching: the rule-of-thumb player's best few, and ``end``.
+
+A seat planning its turn may queue any of a hundred or more orders (every march of every
+part of every stack along every path, every building on every field, every trade), six
+times over. A search that tries each of them at every step of the queue spends its
+iterations on orders no player would queue -- and the opponents it imagines do the same,
+so it never sees the march into its empty field that a real opponent finds. The filter
+keeps the orders ``maiterra-heuristic`` scores highest (at most :data:`KEEP` of those that
+score above nothing) and ``end``; in the draft, the :data:`KEEP` best fields. House picks
+stay as they are (four).
+
+The heuristic reads only the public position and the seat's own stores, cards and queue,
+which is what ``state.view(seat)`` shows.
+"""
+
+from __future__ import annotations
+
+from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
+from meeple.core import Action, Seat, State
+from meeple.games.maiterra import MaiterraState
+from meeple.games.maiterra import notation as ids
+from meeple.games.maiterra.rules import DRAFT, HOUSES
+
+KEEP = 6
+"""Orders (or draft fields) kept beside ``end``."""
+
+_SCORER = MaiterraHeuristicBot(0)
+
+
+def maiterra_moves(state: State, seat: Seat, legal: list[Action]) -> list[Action]:
+    """The subset of ``legal`` a search considers, in the order of ``legal``."""
+    if not isinstance(state, MaiterraState) or state.phase == HOUSES or len(legal) <= KEEP + 1:
+        return legal
+    if state.phase == DRAFT:
+        scores = {a: _SCORER.draft_score(state, seat, a) for a in legal}
+        best = sorted(legal, key=lambda a: (-scores[a], a))[:KEEP]
+    else:
+        budget = state.budget(seat)
+        scores = {a: _SCORER.order_score(state, seat, a, budget) for a in legal}
+        ranked = sorted((a for a in legal if scores[a] > 0), key=lambda a: (-scores[a], a))
+        best = ranked[:KEEP]
+    keep = set(best)
+    kept = [a for a in legal if a in keep or a == ids.END]
+    return kept or legal

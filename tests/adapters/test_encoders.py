@@ -178,3 +178,14 @@ def test_generic_encoder_still_encodes_a_view() -> None:
     generic = ViewEncoder.learn(game, playouts=1)
     state = game.new_initial_state(3)
     np.testing.assert_array_equal(generic.observe(state, 1), generic.encode(state.view(1)))
+
+
+def test_numbers_outside_a_byte_are_written_whole_and_floats_refused() -> None:
+    encoder = encoder_for(load_game("maatatahay"))
+    assert isinstance(encoder, BlockEncoder)
+    out = np.zeros(6, np.float32)
+    encoder.put_numbers(out, 1, [3, True, 255])
+    encoder.put_numbers(out, 4, [256, -7])
+    assert out.tolist() == [0, 3, 1, 255, 256, -7]
+    with pytest.raises(TypeError):
+        encoder.put_numbers(out, 0, [1.5])  # type: ignore[list-item]

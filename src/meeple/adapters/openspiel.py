@@ -55,6 +55,9 @@ _SCALARS = (bool, int, float, str)
 _SEED_MASK = (1 << 63) - 1
 _ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
 _SHARED = ("shared", -1)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 
 def short_name(info: GameInfo) -> str:
@@ -192,16 +195,36 @@ class _Held:
 
     pyspiel clones a Python state by deep-copying its ``__dict__`` and serializes it by
     pickling that dict: this holder turns the first into :meth:`State.clone` and the second
-    into the state's full JSON, so neither copies the game object. It also keeps each seat's
-    view, string and tensor of the current position, as OpenSpiel asks for the observation
-    and the information state separately (the state's transitions clear it).
+    into the state's full JSON, so neither copies the game object. It also keeps what
+    OpenSpiel asks for again and again of one position: the current player (pyspiel asks it
+    several times a step) and each seat's view, string and tensor (the observation and the
+    information state are asked for separately). :meth:`moved` forgets them.
     """
 
-    __slots__ = ("cache", "state")
+    __slots__ = ("cache", "player", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self.player: int | None = None
         self.cache: dict[tuple[str, int], Any] = {}
+
+    def current_player(self) -> int:
+        player = self.player
+        if player is None:
+            deciding = self.state.deciding_seats()
+            if not deciding:
+                player = _TERMINAL
+            elif len(deciding) == 1:
+                player = deciding[0]
+            else:
+                player = _SIMULTANEOUS
+            self.player = player
+        return player
+
+    def moved(self) -> None:
+        """The position changed: forget what was worked out for the last one."""
+        self.player = None
+        self.cache.clear()
 
     def view(self, seat: int) -> Any:
         key = ("view", seat)
@@ -260,14 +283,8 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
     # -- the standard API -------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._held is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        deciding = self._held.state.deciding_seats()
-        if not deciding:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if len(deciding) == 1:
-            return deciding[0]
-        return int(pyspiel.PlayerId.SIMULTANEOUS)
+        held = self._held
+        return _CHANCE if held is None else held.current_player()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals: int = self.get_game().deals
@@ -283,20 +300,20 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
             game: MeepleGame = self.get_game()
             self._held = _Held(game.meeple.new_initial_state(game.deal_seed(action)))
             return
-        state = self._held.state
-        seat = state.current_seat()
-        if seat is None:
-            raise ValueError(f"no single seat decides now ({list(state.deciding_seats())})")
-        self._held.cache.clear()
+        held = self._held
+        seat = held.current_player()
+        if seat < 0:
+            raise ValueError(f"no single seat decides now ({list(held.state.deciding_seats())})")
+        held.moved()
         # Unchecked, as OpenSpiel's own games: apply_action_with_legality_check checks.
-        state.apply_unchecked(seat, int(action))
+        held.state.apply_unchecked(seat, int(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
         """One action per player; the entries of seats that do not decide now are ignored."""
         held = self._held
         if held is None:
             raise ValueError("joint actions before the deal")
-        held.cache.clear()
+        held.moved()
         state = held.state
         for seat in state.deciding_seats():
             if seat in state.deciding_seats():
@@ -308,7 +325,8 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         return self.meeple.game.format_action(action)
 
     def is_terminal(self) -> bool:
-        return self._held is not None and self._held.state.is_terminal()
+        held = self._held
+        return held is not None and held.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         if self._held is None:

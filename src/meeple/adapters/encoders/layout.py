@@ -103,6 +103,7 @@ class BlockEncoder:
         self.layout = Layout()
         self._constants: list[tuple[int, float]] = []
         self._numbers = self._seat = 0
+        self.signed = False
         self._low = self._high = self._template = np.zeros(0, np.float32)
 
     def add_options(self) -> None:
@@ -158,15 +159,32 @@ class BlockEncoder:
 
     def write(self, ones: list[int], numbers: list[int]) -> Vector:
         """A new vector: the template, 1 at each place in ``ones``, and ``numbers`` (ints
-        or bools) from the first number block on.
+        or bools) from the first number block on -- a few C calls, whatever the game."""
+        out = self.blank(ones)
+        self.put_numbers(out, self._numbers, numbers)
+        return out
 
-        Three C calls whatever the game: the numbers go through a machine-integer array
-        (``array('q')`` refuses a float rather than truncate it), which numpy converts
-        faster than a list of Python numbers."""
+    def blank(self, ones: list[int]) -> Vector:
+        """A new vector: the template with 1 at each place in ``ones``."""
         out = self._template.copy()
         out.put(ones, 1.0)
-        out[self._numbers :] = np.frombuffer(array("q", numbers), np.int64)
         return out
+
+    def put_numbers(self, out: Vector, at: int, numbers: list[int]) -> None:
+        """Write ``numbers`` (ints or bools) into ``out`` from ``at`` on.
+
+        They go through a bytes buffer when all are in 0..255 (``bytearray`` reads a list
+        of small ints several times faster than numpy or ``array`` do), else through an
+        int64 one; both refuse a float rather than truncate it. Encoders whose numbers are
+        often negative set :attr:`signed` to skip the first try."""
+        end = at + len(numbers)
+        if not self.signed:
+            try:
+                out[at:end] = np.frombuffer(bytearray(numbers), np.uint8)
+                return
+            except ValueError:  # a number outside 0..255
+                pass
+        out[at:end] = np.frombuffer(array("q", numbers), np.int64)
 
     def observe(self, state: State, seat: Seat) -> Vector:
         out = self.shared(state)

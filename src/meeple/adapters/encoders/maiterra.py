@@ -14,6 +14,9 @@ from the game's data tables and the seat count.
 
 from __future__ import annotations
 
+from array import array
+from itertools import chain
+
 import numpy as np
 
 from meeple.adapters.encoders.layout import BlockEncoder
@@ -47,9 +50,6 @@ SEAT_NUMBERS = (
     "ended",
 )
 ORDER_PARTS = ("a", "b", "c")
-NO_CARDS = (0,) * len(CARD_NAMES)
-NO_ORDERS = (-1,) * (RULES.max_orders * len(ORDER_PARTS))
-"""What the shared part holds in the hand and queue blocks; :meth:`personalize` fills them."""
 
 
 class MaiterraEncoder(BlockEncoder):
@@ -117,6 +117,11 @@ class MaiterraEncoder(BlockEncoder):
             at("queue.parts"),
         )
         self._maps: dict[tuple[int, ...], _Land] = {}
+        self._rules = [RULES.turn_limit, RULES.max_orders]
+        self._board_at, self._board_end, self._deck = at("board.buildings"), at("seats"), at("deck")
+        self._template[self._parts : self._deck] = -1  # no order queued
+        self._last_board: tuple[_Land, list[list[int]], Vector] | None = None
+        self._side_targets: dict[tuple[int, ...], list[int]] = {}
 
     def shared(self, state: State) -> Vector:
         if not isinstance(state, MaiterraState):
@@ -135,13 +140,17 @@ class MaiterraEncoder(BlockEncoder):
             ones += [self._outcome + winner for winner in outcome.winners]
             if outcome.is_draw:
                 ones.append(self._outcome + seats)
-        targets, points = [0] * seats, [0] * seats
+        targets = self._targets(state)
+        points = [0] * seats
         for side, total in side_points(state).items():
             points[side] = total
-            targets[side] = side_target(state, side)
-        numbers = [state.turn, RULES.turn_limit, RULES.max_orders, *targets, *points]
-        workers, fields = self._board(state, ones, numbers)
+        land = self._map(state.terrain)
+        workers, fields = self._land(state, land, ones)
+        out = self.blank(ones)
+        self.put_numbers(out, self._numbers, [state.turn, *self._rules, *targets, *points])
+        out[self._board_at : self._board_end] = self._board_numbers(state, land)
         planning = state.phase == PLAN
+        numbers: list[int] = []
         for other in range(seats):
             numbers.append(state.house[other] != NO_SEAT)
             numbers += state.res[other]
@@ -154,12 +163,10 @@ class MaiterraEncoder(BlockEncoder):
                 len(state.cards[other]),
                 planning and state.ended[other],
             )
-        numbers += NO_CARDS  # the hand and the queue are the seat's own: personalize
-        numbers += NO_ORDERS
-        numbers.append(len(state.deck))
-        numbers += _counts(state.discard)
-        out = self.write(ones, numbers)
-        out[self._map(state.terrain).lake_places] = 0.0
+        self.put_numbers(out, self._board_end, numbers)
+        # The hand and the queued orders are the seat's own (personalize); the template
+        # holds them empty.
+        self.put_numbers(out, self._deck, [len(state.deck), *_counts(state.discard)])
         return out
 
     def personalize(self, out: Vector, state: State, seat: Seat) -> None:
@@ -184,16 +191,10 @@ class MaiterraEncoder(BlockEncoder):
             out.put(kinds, 1.0)
             out[self._parts : self._parts + len(parts)] = parts
 
-    def _board(
-        self, state: MaiterraState, ones: list[int], numbers: list[int]
-    ) -> tuple[list[int], list[int]]:
-        """Append the per-cell one-hots and numbers; return each seat's workers and fields.
-
-        The buildings and armies are copied whole, lakes included; :meth:`observe` then
-        clears the lakes' places (the view has no entry for a lake)."""
+    def _land(self, state: MaiterraState, land: _Land, ones: list[int]) -> tuple[list[int], ...]:
+        """Append the terrain and owner one-hots; return each seat's workers and fields."""
         seats = self.seats
         owner, buildings = state.owner, state.buildings
-        land = self._map(state.terrain)
         ones += land.terrain_ones
         workers, fields = [0] * seats, [0] * seats
         for cell in land.cells:
@@ -204,11 +205,35 @@ class MaiterraEncoder(BlockEncoder):
                 base = cell * NUM_BUILDINGS
                 for kind in WORKER_BUILDINGS:
                     workers[holder] += buildings[base + kind]
-        numbers += buildings
-        for s in range(seats):
-            numbers += state.soldiers[s]
-            numbers += state.cavalry[s]
         return workers, fields
+
+    def _board_numbers(self, state: MaiterraState, land: _Land) -> Vector:
+        """The buildings and armies blocks, the lakes' places 0 (the view has no entry for a
+        lake). Most decisions (queueing orders, drafting) change neither, so the last ones
+        are kept and converted again only when the lists differ."""
+        lists = [state.buildings]
+        for seat in range(self.seats):
+            lists += (state.soldiers[seat], state.cavalry[seat])
+        last = self._last_board
+        if last is not None and last[0] is land and last[1] == lists:
+            return last[2]
+        values = np.frombuffer(array("q", chain.from_iterable(lists)), np.int64).astype(np.float32)
+        values[land.lake_places - self._board_at] = 0.0
+        # One tuple, replaced whole: the check above never pairs one match's lists with
+        # another's values.
+        self._last_board = (land, [part[:] for part in lists], values)
+        return values
+
+    def _targets(self, state: MaiterraState) -> list[int]:
+        """Each side's target (0 for no side): fixed by the teams, worked out once per teams."""
+        key = tuple(state.side)
+        targets = self._side_targets.get(key)
+        if targets is None:
+            targets = [0] * self.seats
+            for side in set(key):
+                targets[side] = side_target(state, side)
+            self._side_targets[key] = targets
+        return targets
 
     def _map(self, terrain: list[int]) -> _Land:
         """What a map fixes for the whole match, worked out once per map."""

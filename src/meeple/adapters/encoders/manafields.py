@@ -108,6 +108,7 @@ class ManafieldsEncoder(BlockEncoder):
             high=TURNS + POINTS,
         )
         self.finish(numbers_from="turn")
+        self.signed = True  # a lead below 0, the slots' last orders at NO_TURN
         at = self.offset
         self._active, self._deciding = at("active"), at("deciding")
         self._factions = at("factions")

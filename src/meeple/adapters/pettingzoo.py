@@ -158,6 +158,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
             "is_parallelizable": self.table.game.info.simultaneous,
         }
         self.possible_agents = list(self.table.agents_all)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = self.table.observation_spaces
         self.action_spaces = self.table.action_spaces
         self.render_mode = render_mode
@@ -188,24 +189,25 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self._start()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.table.observe(self.possible_agents.index(agent))
+        return self.table.observe(self._seats[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.possible_agents.index(agent)
+        table = self.table
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.table.play(seat, action)
-        if self.table.over():
-            for other, reward in zip(self.agents, self.table.final_rewards(), strict=True):
-                self.rewards[other] = reward
-                self.terminations[other] = True
-                self.infos[other] = self.table.info(self.possible_agents.index(other))
-        else:
-            self._select()
+        if table.play(self._seats[agent], action):
+            deciding = table.state.deciding_seats()
+            if deciding:
+                # Rewards come at the end only: until then they stay the 0s _start set.
+                self.agent_selection = self.possible_agents[deciding[0]]
+                return
+        for other, reward in zip(self.agents, table.final_rewards(), strict=True):
+            self.rewards[other] = reward
+            self.terminations[other] = True
+            self.infos[other] = table.info(self._seats[other])
         self._accumulate_rewards()
 
     def render(self) -> str | None:

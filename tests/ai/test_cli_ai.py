@@ -114,7 +114,7 @@ def test_hint_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(meeple.cli.play, "HINT_SECONDS", 0.02)
     result = invoke("play", "maatatahay", "--vs", "mcts-easy", "--seed", "2", input="hint\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "Hint for seat 0" in result.output
+    assert "Hint for Balan" in result.output  # the tribe, not a seat number
     assert "% to win" in result.output
 
 

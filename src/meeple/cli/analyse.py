@@ -34,10 +34,11 @@ def timed_analysis(
     return analyse(state, seat, budget, seed=seed)
 
 
-def hint_text(analysis: Analysis) -> str:
-    """The best actions as Rich markup, one a line."""
+def hint_text(analysis: Analysis, who: str | None = None) -> str:
+    """The best actions as Rich markup, one a line; ``who`` names the seat (its tribe,
+    house colour or faction), else its number."""
     lines = [
-        f"Hint for seat {analysis.seat} "
+        f"Hint for {escape(who) if who else f'seat {analysis.seat}'} "
         f"[dim]({analysis.iterations} search iterations; "
         f"your chance with the best move {100 * analysis.win_probability:.0f} %)[/]"
     ]

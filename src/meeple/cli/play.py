@@ -159,7 +159,8 @@ class PlaySession:
             self.show(seat)
             return False
         if word == "hint":
-            self.console.print(hint_text(timed_analysis(self.state, seat, HINT_SECONDS)))
+            analysis = timed_analysis(self.state, seat, HINT_SECONDS)
+            self.console.print(hint_text(analysis, seat_name(self.state.view(seat), seat)))
             return False
         if word == "undo":
             return self.undo()

@@ -9,8 +9,9 @@ Every row plays whole matches with uniformly random legal actions, single proces
 - native: ``meeple bench``'s loop (legal_actions + apply_unchecked);
 - openspiel: pyspiel's apply_action / apply_actions (the deal sampled first), no observation;
 - openspiel+tensor: the same, reading ``state.observation_tensor(player)`` at every step;
-- openspiel+observer: the same, reading the Python observer of ``make_observation(game)``
-  (``observer.set_from(state, player)``, as OpenSpiel's ``rl_environment`` does) instead;
+- openspiel+observer: the same, reading OpenSpiel's Python observation API instead
+  (``make_observation(game)``, then ``observer.set_from(state, player)``; OpenSpiel's
+  ``rl_environment`` reads ``observation_tensor``, the row above);
 - pettingzoo-aec: the AEC loop, ``env.last()`` (observation and mask) at every step;
 - pettingzoo-parallel: a Parallel step per joint decision (games with simultaneous planning);
 - gymnasium: the learner and a random bot, an observation after every learner step.
@@ -26,7 +27,9 @@ overhead any adapter could reach, (native time + floor time) / native time.
 
 Observations come from the game's own encoder (``meeple.adapters.encoders``), or with
 ``--encoder generic`` from the generic one that encodes the view JSON (the "before" figures).
-Prints a Markdown table (and JSON with --json); the overhead is native / adapter games/s.
+Times are the process's CPU seconds (``time.process_time``), so other jobs on a shared
+machine disturb them less than wall time. Prints a Markdown table (and JSON with --json);
+the overhead is native / adapter games/s.
 """
 
 from __future__ import annotations
@@ -152,11 +155,11 @@ def gymnasium(env: gym.Env[Any, Any]) -> Playout:
 def measure(play: Playout, seconds: float) -> dict[str, float]:
     play(10**6)  # warm up (the encoder learns the game's view shape once)
     games = steps = 0
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other jobs on a shared machine count less
     while True:
         steps += play(games)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return {
                 "games": games,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -120,7 +121,7 @@ class MaiterraEncoder(BlockEncoder):
         self._rules = [RULES.turn_limit, RULES.max_orders]
         self._board_at, self._board_end, self._deck = at("board.buildings"), at("seats"), at("deck")
         self._template[self._parts : self._deck] = -1  # no order queued
-        self._last_board: tuple[_Land, list[list[int]], Vector] | None = None
+        self._last_board: _Board | None = None
         self._side_targets: dict[tuple[int, ...], list[int]] = {}
 
     def shared(self, state: State) -> Vector:
@@ -140,16 +141,13 @@ class MaiterraEncoder(BlockEncoder):
             ones += [self._outcome + winner for winner in outcome.winners]
             if outcome.is_draw:
                 ones.append(self._outcome + seats)
-        targets = self._targets(state)
-        points = [0] * seats
-        for side, total in side_points(state).items():
-            points[side] = total
-        land = self._map(state.terrain)
-        workers, fields = self._land(state, land, ones)
+        board = self._board(state)
+        ones += board.ones
         out = self.blank(ones)
-        self.put_numbers(out, self._numbers, [state.turn, *self._rules, *targets, *points])
-        out[self._board_at : self._board_end] = self._board_numbers(state, land)
+        self.put_numbers(out, self._numbers, [state.turn, *self._rules, *board.sides])
+        out[self._board_at : self._board_end] = board.values
         planning = state.phase == PLAN
+        workers, fields, units = board.workers, board.fields, board.units
         numbers: list[int] = []
         for other in range(seats):
             numbers.append(state.house[other] != NO_SEAT)
@@ -159,7 +157,7 @@ class MaiterraEncoder(BlockEncoder):
                 workers[other],
                 fields[other],
                 RULES.points_per_field * fields[other],
-                sum(state.soldiers[other]) + sum(state.cavalry[other]),
+                units[other],
                 len(state.cards[other]),
                 planning and state.ended[other],
             )
@@ -191,38 +189,19 @@ class MaiterraEncoder(BlockEncoder):
             out.put(kinds, 1.0)
             out[self._parts : self._parts + len(parts)] = parts
 
-    def _land(self, state: MaiterraState, land: _Land, ones: list[int]) -> tuple[list[int], ...]:
-        """Append the terrain and owner one-hots; return each seat's workers and fields."""
-        seats = self.seats
-        owner, buildings = state.owner, state.buildings
-        ones += land.terrain_ones
-        workers, fields = [0] * seats, [0] * seats
-        for cell in land.cells:
-            holder = owner[cell]
-            if holder >= 0:
-                ones.append(self._owner[cell] + holder)
-                fields[holder] += 1
-                base = cell * NUM_BUILDINGS
-                for kind in WORKER_BUILDINGS:
-                    workers[holder] += buildings[base + kind]
-        return workers, fields
+    def _board(self, state: MaiterraState) -> _Board:
+        """What the shared part reads off the teams, owners, buildings and armies.
 
-    def _board_numbers(self, state: MaiterraState, land: _Land) -> Vector:
-        """The buildings and armies blocks, the lakes' places 0 (the view has no entry for a
-        lake). Most decisions (queueing orders, drafting) change neither, so the last ones
-        are kept and converted again only when the lists differ."""
-        lists = [state.buildings]
-        for seat in range(self.seats):
-            lists += (state.soldiers[seat], state.cavalry[seat])
+        Most decisions (queueing orders, drafting) change none of them, so the last board
+        is kept and worked out again only when one of the lists differs."""
+        land = self._map(state.terrain)
+        lists = [state.side, state.owner, state.buildings, *state.soldiers, *state.cavalry]
         last = self._last_board
-        if last is not None and last[0] is land and last[1] == lists:
-            return last[2]
-        values = np.frombuffer(array("q", chain.from_iterable(lists)), np.int64).astype(np.float32)
-        values[land.lake_places - self._board_at] = 0.0
-        # One tuple, replaced whole: the check above never pairs one match's lists with
-        # another's values.
-        self._last_board = (land, [part[:] for part in lists], values)
-        return values
+        if last is not None and last.land is land and last.lists == lists:
+            return last
+        # Replaced whole: a check above never pairs one board's lists with another's values.
+        board = self._last_board = _Board(self, state, land, [part[:] for part in lists])
+        return board
 
     def _targets(self, state: MaiterraState) -> list[int]:
         """Each side's target (0 for no side): fixed by the teams, worked out once per teams."""
@@ -244,6 +223,40 @@ class MaiterraEncoder(BlockEncoder):
                 self._maps.clear()
             land = self._maps[key] = _Land(self, key)
         return land
+
+
+class _Board:
+    """One board's one-hots (terrain, owners), each seat's workers, fields and units, each
+    side's target and points, and the buildings and armies blocks with the lakes' places
+    0 (the view has no entry for a lake)."""
+
+    __slots__ = ("fields", "land", "lists", "ones", "sides", "units", "values", "workers")
+
+    def __init__(
+        self, encoder: MaiterraEncoder, state: MaiterraState, land: _Land, lists: list[Any]
+    ) -> None:
+        self.land, self.lists = land, lists
+        seats = encoder.seats
+        owner, buildings = state.owner, state.buildings
+        self.ones = list(land.terrain_ones)
+        self.workers, self.fields = [0] * seats, [0] * seats
+        for cell in land.cells:
+            holder = owner[cell]
+            if holder >= 0:
+                self.ones.append(encoder._owner[cell] + holder)
+                self.fields[holder] += 1
+                base = cell * NUM_BUILDINGS
+                for kind in WORKER_BUILDINGS:
+                    self.workers[holder] += buildings[base + kind]
+        self.units = [sum(state.soldiers[s]) + sum(state.cavalry[s]) for s in range(seats)]
+        points = [0] * seats
+        for side, total in side_points(state).items():  # the owners' fields, by side
+            points[side] = total
+        self.sides = encoder._targets(state) + points
+        armies = [row for s in range(seats) for row in (state.soldiers[s], state.cavalry[s])]
+        values = np.frombuffer(array("q", chain(buildings, *armies)), np.int64)
+        self.values = values.astype(np.float32)
+        self.values[land.lake_places - encoder._board_at] = 0.0
 
 
 class _Land:

@@ -11,6 +11,8 @@ calls: the list of places that are 1, and one list of all the numbers.
 
 from __future__ import annotations
 
+from typing import Any
+
 from meeple.adapters.encoders.layout import BlockEncoder
 from meeple.adapters.encoding import Vector
 from meeple.core import Game, State
@@ -74,6 +76,7 @@ class MaatatahayEncoder(BlockEncoder):
         self._stream = [at("stream") + p * WARRIORS for p in range(RULES.stream_pairs)]
         self._pair, self._relics, self._outcome = at("pair"), at("relics"), at("outcome.winners")
         self._relics_block = game.option("relic_blocks") is not False
+        self._last_board: tuple[list[list[Any]], list[int], list[int], list[int]] | None = None
 
     def shared(self, state: State) -> Vector:
         if not isinstance(state, MaatatahayState):
@@ -98,7 +101,9 @@ class MaatatahayEncoder(BlockEncoder):
                 if outcome.is_draw:
                     ones.append(self._outcome + SEATS)
         numbers = [state.round]
-        scores = self._board(state, ones, numbers)
+        board_ones, board_numbers, scores = self._kept_board(state)
+        ones += board_ones
+        numbers += board_numbers
         numbers += (
             state.store_energy[0],
             state.store_spirit[0],
@@ -116,6 +121,31 @@ class MaatatahayEncoder(BlockEncoder):
             scores[1] + state.relic_points(1),
         )
         return self.write(ones, numbers)
+
+    def _kept_board(self, state: MaatatahayState) -> tuple[list[int], list[int], list[int]]:
+        """The board's one-hots and numbers and each seat's board score (see :meth:`_board`).
+
+        Picking a pair and choosing who goes first leave the board as it was, so the last
+        board's are kept and worked out again only when one of its lists differs."""
+        lists: list[list[Any]] = [
+            state.tile,
+            state.facing,
+            state.living,
+            state.energy,
+            state.spirit,
+            state.relic,
+            state.ground_energy,
+            state.ground_spirit,
+        ]
+        last = self._last_board
+        if last is not None and last[0] == lists:
+            return last[1], last[2], last[3]
+        ones: list[int] = []
+        numbers: list[int] = []
+        scores = self._board(state, ones, numbers)
+        # One tuple, replaced whole: the check above never pairs one board with another's.
+        self._last_board = ([part[:] for part in lists], ones, numbers, scores)
+        return ones, numbers, scores
 
     def _board(self, state: MaatatahayState, ones: list[int], numbers: list[int]) -> list[int]:
         """Append the per-space one-hots and numbers (with the view's Strength, surrounded

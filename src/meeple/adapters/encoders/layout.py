@@ -9,13 +9,34 @@ grows (a tile more, a longer stream) moves the offsets rather than breaking the 
 
 from __future__ import annotations
 
+import importlib
+import os
 from array import array
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
 from meeple.adapters.encoding import VALUE_BOUND, Vector
 from meeple.core import Game, Seat, State
+
+NO_EXTENSIONS = "MEEPLE_NO_EXT"
+"""Set to 1 to make the encoders use their Python path even where the compiled one is built."""
+
+
+def compiled_module(name: str, wanted: bool | None) -> ModuleType | None:
+    """The compiled writer ``meeple.adapters.encoders.<name>``, or None for the Python path.
+
+    ``wanted`` None: the compiled one where it is built, unless ``MEEPLE_NO_EXT=1``; False:
+    never; True: the compiled one or ImportError."""
+    if wanted is False or (wanted is None and os.environ.get(NO_EXTENSIONS) == "1"):
+        return None
+    try:
+        return importlib.import_module(f"meeple.adapters.encoders.{name}")
+    except ImportError:
+        if wanted:
+            raise
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,284 @@
+# cython: language_level=3, boundscheck=True, wraparound=False, cdivision=True
+"""Maatatahay's observation vector in compiled code.
+
+The same vector as :class:`meeple.adapters.encoders.maatatahay.MaatatahayEncoder`'s Python
+path, which stays the reference (``tests/adapters/test_fast_encoders.py`` proves the two
+equal, float for float): this module reads the state's lists and writes the vector into a
+copy of the encoder's template. Everything it needs to know about the layout and the rules
+comes from that encoder, as offsets and tables, when it is made.
+"""
+
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+
+# Bounds checks stay on (an index outside a list, or the vector, raises IndexError rather
+# than reading or writing past it); they cost a comparison each.
+
+cdef enum:
+    MAX_SPACES = 25
+    MAX_TILES = 64
+    MAX_NEAR = 4
+    MAX_RELIC_POINTS = 32
+
+cdef enum:
+    NO_ABILITY = 0
+    ELDER = 1
+    CONVERT = 2
+
+
+cdef inline int put(float* out, Py_ssize_t size, Py_ssize_t at, float value) except -1:
+    if at < 0 or at >= size:
+        raise IndexError(f"place {at} is outside the Maatatahay vector")
+    out[at] = value
+    return 0
+
+
+cdef class MaatatahayWriter:
+    """Writes one Maatatahay position into a float32 buffer (see the module docstring)."""
+
+    cdef int spaces, per_seat, pairs, relics, seats, over
+    cdef int phase_at, hot_at, warrior_at, facing_at, stream_at, pair_at, relics_at
+    cdef int outcome_at, seat_at, numbers_at
+    cdef int deciders_at[4]
+    cdef int warriors, facings
+    cdef int min_cost, base_cost
+    cdef bint blocks, standard
+    cdef int orth[MAX_SPACES][MAX_NEAR]
+    cdef int n_orth[MAX_SPACES]
+    cdef int diag[MAX_SPACES][MAX_NEAR]
+    cdef int n_diag[MAX_SPACES]
+    cdef int fangs[MAX_TILES]
+    cdef int ability[MAX_TILES]
+    cdef int diamonds[MAX_TILES]
+    cdef int progressive[MAX_RELIC_POINTS]
+    cdef int n_progressive
+    cdef object template, state_type
+
+    def __init__(
+        self,
+        template,
+        state_type,
+        dict offsets,
+        int per_seat,
+        int pairs,
+        int relics,
+        int over,
+        int facings,
+        tuple orthogonal,
+        tuple diagonal,
+        tuple tiles,
+        int min_cost,
+        int base_cost,
+        tuple progressive,
+        bint blocks,
+        bint standard,
+    ):
+        cdef int space, i
+        if str(template.dtype) != "float32":
+            raise TypeError("the compiled Maatatahay encoder writes float32 vectors")
+        self.template, self.state_type = template, state_type
+        self.spaces = len(orthogonal)
+        self.per_seat = per_seat
+        self.seats = 2
+        self.warriors = self.seats * per_seat
+        if self.spaces > MAX_SPACES or per_seat > MAX_TILES or len(progressive) > MAX_RELIC_POINTS:
+            raise ValueError("the Maatatahay tables outgrew the compiled encoder's")
+        self.pairs, self.relics, self.over, self.facings = pairs, relics, over, facings
+        self.min_cost, self.base_cost = min_cost, base_cost
+        self.blocks, self.standard = blocks, standard
+        self.seat_at = offsets["seat"]
+        self.phase_at = offsets["phase"]
+        self.hot_at = offsets["hot"]
+        for i, name in enumerate(("active", "decider", "first", "placing")):
+            self.deciders_at[i] = offsets[name]
+        self.warrior_at = offsets["board.warrior"]
+        self.facing_at = offsets["board.facing"]
+        self.stream_at = offsets["stream"]
+        self.pair_at = offsets["pair"]
+        self.relics_at = offsets["relics"]
+        self.outcome_at = offsets["outcome.winners"]
+        self.numbers_at = offsets["round"]
+        for space in range(self.spaces):
+            self.n_orth[space] = len(orthogonal[space])
+            self.n_diag[space] = len(diagonal[space])
+            if self.n_orth[space] > MAX_NEAR or self.n_diag[space] > MAX_NEAR:
+                raise ValueError("a space has more neighbours than the compiled encoder keeps")
+            for i in range(self.n_orth[space]):
+                self.orth[space][i] = orthogonal[space][i]
+            for i in range(self.n_diag[space]):
+                self.diag[space][i] = diagonal[space][i]
+        for i, tile in enumerate(tiles):
+            self.fangs[i] = tile.fangs
+            self.diamonds[i] = tile.diamonds
+            self.ability[i] = (
+                ELDER if tile.ability == "elder"
+                else CONVERT if tile.ability is not None
+                else NO_ABILITY
+            )
+        self.n_progressive = len(progressive)
+        for i in range(self.n_progressive):
+            self.progressive[i] = progressive[i]
+
+    cdef int _strength(self, list tile, list living, list energy, int space):
+        """ "Energy Crystals increase Strength." Fangs + Energy + the Elder/Convert bonus."""
+        cdef int uid = tile[space]
+        cdef int kind = uid % self.per_seat
+        cdef int seat = uid // self.per_seat
+        cdef int value = self.fangs[kind] + <int>energy[space]
+        cdef int i, other, wanted
+        if self.ability[kind] == ELDER:
+            wanted = seat
+            for i in range(self.n_orth[space]):
+                other = self.orth[space][i]
+                if living[other] and <int>tile[other] // self.per_seat == wanted:
+                    value += 1
+        elif self.ability[kind] == CONVERT:
+            wanted = 1 - seat
+            for i in range(self.n_diag[space]):
+                other = self.diag[space][i]
+                if living[other] and <int>tile[other] // self.per_seat == wanted:
+                    value += 1
+        return value
+
+    cdef int _relic_points(self, list taken, int seat):
+        """ "Temple Relics score progressively: 1 / 2 / 3 / 4 / 5 VP", or by global order."""
+        cdef int i, points = 0, count = 0
+        cdef Py_ssize_t n = len(taken)
+        for i in range(n):
+            if <int>taken[i] == seat:
+                count += 1
+                points += i + 1
+        if self.standard:
+            return points
+        points = 0
+        for i in range(min(count, self.n_progressive)):
+            points += self.progressive[i]
+        return points
+
+    def observe(self, state, int seat):
+        """A new vector: the template with ``state`` written and ``seat`` marked as the one
+        looking (none for -1: the part every seat shares)."""
+        if not isinstance(state, self.state_type):
+            raise TypeError(f"a Maatatahay encoder cannot read {type(state).__name__}")
+        vector = self.template.copy()
+        cdef Py_buffer view
+        PyObject_GetBuffer(vector, &view, PyBUF_WRITABLE)
+        try:
+            self._write(<float*>view.buf, view.len // sizeof(float), state, seat)
+        finally:
+            PyBuffer_Release(&view)
+        return vector
+
+    cdef int _write(self, float* out, Py_ssize_t size, state, int seat) except -1:
+        cdef list tile = state.tile
+        cdef list facing = state.facing
+        cdef list living = state.living
+        cdef list energy = state.energy
+        cdef list spirit = state.spirit
+        cdef list relic = state.relic
+        cdef list ground_energy = state.ground_energy
+        cdef list ground_spirit = state.ground_spirit
+        cdef list stream = state.stream
+        cdef list taken = state.relics_taken
+        cdef list store_energy = state.store_energy
+        cdef list store_spirit = state.store_spirit
+        cdef list lost = state.lost
+        cdef list decks = state.decks
+        cdef int spaces = self.spaces, per_seat = self.per_seat
+        cdef int space, near, uid, i, n, who, phase, empty = 0, relics = 0
+        cdef int friends0, friends1, surrounded, strength
+        cdef int min_cost = self.min_cost, base_cost = self.base_cost
+        cdef int scores[2]
+        cdef int at
+        cdef object a, b
+        if seat >= 0:
+            put(out, size, self.seat_at + seat, 1.0)
+        # One-hot blocks.
+        phase = state.phase
+        put(out, size, self.phase_at + phase, 1.0)
+        for i, who in enumerate((state.active, state.decider, state.first, state.placing)):
+            if who >= 0:
+                put(out, size, self.deciders_at[i] + who, 1.0)
+        if state.hot >= 0:
+            put(out, size, self.hot_at + <int>state.hot, 1.0)
+        n = min(len(stream), self.pairs)
+        for i in range(n):
+            a, b = stream[i]
+            put(out, size, self.stream_at + i * self.warriors + <int>a, 1.0)
+            put(out, size, self.stream_at + i * self.warriors + per_seat + <int>b, 1.0)
+        pair = state.pair
+        if pair is not None:
+            put(out, size, self.pair_at + <int>pair[0], 1.0)
+            put(out, size, self.pair_at + per_seat + <int>pair[1], 1.0)
+        n = min(len(taken), self.relics)
+        for i in range(n):
+            put(out, size, self.relics_at + i * self.seats + <int>taken[i], 1.0)
+        if phase == self.over:
+            outcome = state.outcome()
+            if outcome is not None:
+                for winner in outcome.winners:
+                    put(out, size, self.outcome_at + <int>winner, 1.0)
+                if outcome.is_draw:
+                    put(out, size, self.outcome_at + self.seats, 1.0)
+        # Numbers: the round, then a block of ``spaces`` each, then the rest.
+        at = self.numbers_at
+        put(out, size, at, <int>state.round)
+        at += 1
+        scores[0] = scores[1] = 0
+        for space in range(spaces):
+            uid = tile[space]
+            if relic[space]:
+                relics += 1
+                put(out, size, at + 5 * spaces + space, 1.0)
+            if uid < 0:
+                empty += 1
+                if relic[space]:
+                    # "Each orthogonally adjacent friendly Warrior reduces the cost by 1."
+                    friends0 = friends1 = 0
+                    for i in range(self.n_orth[space]):
+                        near = self.orth[space][i]
+                        if living[near]:
+                            if <int>tile[near] // per_seat == 0:
+                                friends0 += 1
+                            else:
+                                friends1 += 1
+                    put(out, size, at + 8 * spaces + space, max(min_cost, base_cost - friends0))
+                    put(out, size, at + 9 * spaces + space, max(min_cost, base_cost - friends1))
+                put(out, size, at + 6 * spaces + space, <int>ground_energy[space])
+                put(out, size, at + 7 * spaces + space, <int>ground_spirit[space])
+                continue
+            put(out, size, self.warrior_at + space * self.warriors + uid, 1.0)
+            put(out, size, self.facing_at + space * self.facings + <int>facing[space], 1.0)
+            put(out, size, at + spaces + space, <int>energy[space])
+            put(out, size, at + 2 * spaces + space, <int>spirit[space])
+            put(out, size, at + 6 * spaces + space, <int>ground_energy[space])
+            put(out, size, at + 7 * spaces + space, <int>ground_spirit[space])
+            if living[space]:
+                put(out, size, at + space, 1.0)
+                strength = self._strength(tile, living, energy, space)
+                put(out, size, at + 3 * spaces + space, strength)
+                surrounded = 1
+                for i in range(self.n_orth[space]):
+                    near = self.orth[space][i]
+                    if <int>tile[near] < 0 and not (self.blocks and relic[near]):
+                        surrounded = 0
+                        break
+                if surrounded:
+                    put(out, size, at + 4 * spaces + space, 1.0)
+                scores[uid // per_seat] += self.diamonds[uid % per_seat] + <int>spirit[space]
+        at += 10 * spaces
+        put(out, size, at, <int>store_energy[0])
+        put(out, size, at + 1, <int>store_spirit[0])
+        put(out, size, at + 2, <int>store_energy[1])
+        put(out, size, at + 3, <int>store_spirit[1])
+        put(out, size, at + 4, <int>lost[0])
+        put(out, size, at + 5, <int>lost[1])
+        put(out, size, at + 6, <int>state.spirit_track)
+        put(out, size, at + 7, <int>state.bag_energy)
+        put(out, size, at + 8, <int>state.bag_spirit)
+        put(out, size, at + 9, <int>state.supply)
+        put(out, size, at + 10, len(decks[0]))
+        put(out, size, at + 11, len(decks[1]))
+        # "Spaces with no warrior and no unclaimed Temple Relic."
+        put(out, size, at + 12, empty - relics)
+        put(out, size, at + 13, scores[0] + self._relic_points(taken, 0))
+        put(out, size, at + 14, scores[1] + self._relic_points(taken, 1))

@@ -27,6 +27,7 @@ from meeple.games.manafields.data import (
     UnitType,
 )
 from meeple.games.manafields.rules import ManafieldsState
+from meeple.games.manafields.scoring import points_now
 
 SEATS = 2
 TYPES = tuple(UNIT_TYPES)
@@ -141,8 +142,8 @@ class ManafieldsEncoder(BlockEncoder):
         ones += [self._picked + slot for slot in state.picked]
         if state.elf_free >= 0:
             ones.append(self._elf + state.elf_free)
-        for objective in range(OBJECTIVES):
-            holder = state.controller(objective)
+        controllers = [state.controller(objective) for objective in range(OBJECTIVES)]
+        for objective, holder in enumerate(controllers):
             if holder >= 0:
                 ones.append(self._objectives + objective * SEATS + holder)
         outcome = state.outcome()
@@ -161,8 +162,8 @@ class ManafieldsEncoder(BlockEncoder):
             score[0] - score[1],
             score[1] - score[0],
             RULES.turn["lead_to_win"],
-            state.points_now(0)["total"],
-            state.points_now(1)["total"],
+            points_now(state, 0, controllers)["total"],
+            points_now(state, 1, controllers)["total"],
             *state.owed,
             *state.rally,
             state.frenzy,

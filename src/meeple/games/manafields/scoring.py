@@ -10,6 +10,7 @@ order to score points."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from meeple.core.outcome import Event
@@ -45,11 +46,18 @@ def controller(state: ManafieldsState, objective: int) -> int:
     return 0 if counts[0] > counts[1] else 1
 
 
-def points_now(state: ManafieldsState, seat: int) -> dict[str, int]:
-    """What the seat would score if its turn ended now."""
+def points_now(
+    state: ManafieldsState, seat: int, controllers: Sequence[int] | None = None
+) -> dict[str, int]:
+    """What the seat would score if its turn ended now.
+
+    ``controllers``, when the caller has worked them out already, are each objective's
+    :func:`controller` in this state (the encoders show them too, and ask for both seats)."""
     if state.general_in_zone(seat):
         return {"objectives": 0, "general": 0, "general_killed": 0, "total": 0}
-    held = [o for o in range(OBJECTIVES) if controller(state, o) == seat]
+    if controllers is None:
+        controllers = [controller(state, o) for o in range(OBJECTIVES)]
+    held = [o for o in range(OBJECTIVES) if controllers[o] == seat]
     general = 0
     if state.general_alive(seat):
         on = OBJECTIVE_OF[state.pos[state.general[seat]]]

@@ -231,6 +231,8 @@ def main() -> None:
                 shape = floor.Shape(game.seats, game.num_distinct_actions(), legal, size, length)
                 floors[name] = measure(hollow(name, shape), args.seconds / 3)
     encoder = type(encoding.encoder_for(game)).__name__
+    if getattr(encoding.encoder_for(game), "compiled", False):
+        encoder += " compiled"  # the Cython writer (MEEPLE_NO_EXT=1 for the Python one)
     print(
         f"{game.id}, {game.seats} seats, {encoder} ({size} floats), {legal} legal actions "
         f"on average, {args.seconds:g} s per row\n"

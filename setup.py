@@ -14,6 +14,11 @@ EXTENSIONS = [
         ["src/meeple/adapters/encoders/_fast_maatatahay.pyx"],
         optional=True,
     ),
+    Extension(
+        "meeple.adapters.encoders._fast_manafields",
+        ["src/meeple/adapters/encoders/_fast_manafields.pyx"],
+        optional=True,
+    ),
 ]
 
 setup(ext_modules=cythonize(EXTENSIONS, language_level=3, quiet=True))

@@ -19,9 +19,11 @@ import pytest
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.adapters.encoders.layout import NO_EXTENSIONS
 from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
+from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.adapters.encoding import encoder_for
 from meeple.core import Game, State, load_game
 from meeple.games.maatatahay.rules import PHASES
+from meeple.games.manafields.data import FACTIONS
 
 WITHOUT_EXTENSIONS = os.environ.get(NO_EXTENSIONS) == "1"
 needs_extensions = pytest.mark.skipif(
@@ -50,6 +52,17 @@ def every_state(game: Game, playouts: int = PLAYOUTS) -> Iterator[State]:
                 break
             seat = deciding[rng.randrange(len(deciding))]
             state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_the_installed_encoders_are_the_compiled_ones() -> None:
+    # Without a compiler the install still works, with the Python encoders; CI has one,
+    # so a missing extension is a broken build, not a reason to skip.
+    for name, kind in (("maatatahay", MaatatahayEncoder), ("manafields", ManafieldsEncoder)):
+        game = load_game(name, 2)
+        encoder = encoder_for(game)
+        assert isinstance(encoder, kind)
+        assert encoder.compiled is not WITHOUT_EXTENSIONS
+        assert not kind(game, compiled=False).compiled  # type: ignore[call-arg]
 
 
 def test_the_installed_maatatahay_encoder_is_the_compiled_one() -> None:
@@ -86,6 +99,110 @@ def test_compiled_maatatahay_vectors_equal_the_python_ones(options: dict[str, An
 def test_compiled_maatatahay_encoder_refuses_another_games_state() -> None:
     encoder = MaatatahayEncoder(load_game("maatatahay", 2), compiled=True)
     other = load_game("manafields", 2).new_initial_state(0)
+    with pytest.raises(TypeError, match="cannot read"):
+        encoder.observe(other, 0)
+    with pytest.raises(TypeError, match="cannot read"):
+        encoder.shared(other)
+
+
+MANAFIELDS_OPTIONS: list[dict[str, Any]] = [
+    {"faction0": first, "faction1": second, "deployment": deployment, "turn_limit": limit}
+    for (first, second), (deployment, limit) in itertools.product(
+        itertools.product(FACTIONS, FACTIONS), (("fixed", 15), ("shuffled", 3))
+    )
+]
+MANAFIELDS_IDS = ["-".join(str(v) for v in options.values()) for options in MANAFIELDS_OPTIONS]
+
+
+def manafields_moments(state: Any) -> set[str]:
+    """The parts of a Manafields position that the vector shows only some of the time."""
+    seen = set()
+    if state.picks:
+        seen.add("picking")
+    if state.picked:
+        seen.add("picked")
+    if state.elf_free >= 0:
+        seen.add("elf free")
+    if state.frenzy:
+        seen.add("frenzy")
+    if any(state.rally):
+        seen.add("rally")
+    if any(state.owed):
+        seen.add("owed")
+    if any(state.controller(o) >= 0 for o in range(3)):
+        seen.add("objective held")
+    if any(state.points_now(s)["total"] for s in range(2)):
+        seen.add("points now")
+    if state.winner in (0, 1):
+        seen.add("won")
+    if state.winner == 2:
+        seen.add("drawn")
+    if any(hp <= 0 for hp in state.hp):
+        seen.add("dead")
+    return seen
+
+
+def manafields_states(game: Game) -> Iterator[State]:
+    """Every position of a few random playouts, and beside each a copy with the rarer
+    fields set the way play sets them (random play seldom uses the Faction Abilities): the
+    picks, the Orcs' frenzy, a rally, points owed, a drawn end."""
+    rng = random.Random(0x4D46)
+    for state in every_state(game, playouts=3):
+        yield state
+        other: Any = state.clone()
+        other.picks = rng.randrange(3)
+        other.picked = rng.sample(range(len(other.hp)), rng.randrange(3))
+        other.frenzy = rng.random() < 0.5
+        other.rally = [rng.random() < 0.5, rng.random() < 0.5]
+        other.owed = [rng.choice((0, 6)), rng.choice((0, 6))]
+        if other.winner >= 0 or rng.random() < 0.05:
+            other.winner = rng.choice((0, 1, 2))
+        yield other
+
+
+@needs_extensions
+@pytest.mark.parametrize("options", MANAFIELDS_OPTIONS, ids=MANAFIELDS_IDS)
+def test_compiled_manafields_vectors_equal_the_python_ones(options: dict[str, Any]) -> None:
+    game = load_game("manafields", 2, options)
+    compiled = ManafieldsEncoder(game, compiled=True)
+    python = ManafieldsEncoder(game, compiled=False)
+    assert compiled.compiled and not python.compiled
+    for state in manafields_states(game):
+        shared = compiled.shared(state)
+        assert shared.dtype == np.float32
+        assert shared.tobytes() == python.shared(state).tobytes()
+        for seat in range(game.seats):
+            vector = compiled.observe(state, seat)
+            assert vector.dtype == np.float32
+            assert vector.tobytes() == python.observe(state, seat).tobytes()
+            assert compiled.personal(shared, state, seat).tobytes() == vector.tobytes()
+
+
+def test_the_manafields_positions_compared_meet_every_moment() -> None:
+    """The positions the test above compares show every part the vector shows only at times."""
+    seen: set[str] = set()
+    for options in MANAFIELDS_OPTIONS:
+        for state in manafields_states(load_game("manafields", 2, options)):
+            seen.update(manafields_moments(state))
+    assert seen == {
+        "picking",
+        "picked",
+        "elf free",
+        "frenzy",
+        "rally",
+        "owed",
+        "objective held",
+        "points now",
+        "won",
+        "drawn",
+        "dead",
+    }
+
+
+@needs_extensions
+def test_compiled_manafields_encoder_refuses_another_games_state() -> None:
+    encoder = ManafieldsEncoder(load_game("manafields", 2), compiled=True)
+    other = load_game("maatatahay", 2).new_initial_state(0)
     with pytest.raises(TypeError, match="cannot read"):
         encoder.observe(other, 0)
     with pytest.raises(TypeError, match="cannot read"):

@@ -11,14 +11,19 @@ from the game's data tables: the board, the army size, the unit types of every r
 
 from __future__ import annotations
 
-from meeple.adapters.encoders.layout import BlockEncoder
+from typing import TYPE_CHECKING
+
+from meeple.adapters.encoders.layout import BlockEncoder, compiled_module
 from meeple.adapters.encoding import Vector
-from meeple.core import Game, State
+from meeple.core import Game, Seat, State
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     EFFECTS,
     FACTIONS,
+    GENERAL,
+    IN_ZONE,
     KINDS,
+    OBJECTIVE_OF,
     OBJECTIVES,
     RULES,
     SLOTS,
@@ -27,7 +32,11 @@ from meeple.games.manafields.data import (
     UnitType,
 )
 from meeple.games.manafields.rules import ManafieldsState
-from meeple.games.manafields.scoring import points_now
+from meeple.games.manafields.scoring import EFFECTS as EFFECT_NUMBERS
+from meeple.games.manafields.scoring import SCORING, points_now
+
+if TYPE_CHECKING:
+    from meeple.adapters.encoders._fast_manafields import ManafieldsWriter
 
 SEATS = 2
 TYPES = tuple(UNIT_TYPES)
@@ -65,9 +74,15 @@ def _stats(unit: UnitType) -> list[int]:
 
 
 class ManafieldsEncoder(BlockEncoder):
-    """The blocks are laid out (and explained) in ``__init__``."""
+    """The blocks are laid out (and explained) in ``__init__``.
 
-    def __init__(self, game: Game) -> None:
+    Where the compiled writer (``_fast_manafields``, built from Cython by ``pip install``)
+    is there, the encoder uses it: the same vector, float for float. The Python path below
+    stays the reference the tests hold it to, and the fallback where no C compiler was at
+    hand (or ``MEEPLE_NO_EXT=1`` asks for it). ``compiled``: None uses the compiled writer
+    where it is built, False never does, True insists (ImportError without it)."""
+
+    def __init__(self, game: Game, *, compiled: bool | None = None) -> None:
         super().__init__(game)
         add = self.layout.add
         # One-hot blocks.
@@ -132,8 +147,38 @@ class ManafieldsEncoder(BlockEncoder):
                 ones[uid] = tuple(places)
             self._type_ones.append(ones)
         self._stats = {uid: _stats(unit) for uid, unit in UNIT_TYPES.items()}
+        fast = compiled_module("_fast_manafields", compiled)
+        self.compiled = fast is not None
+        self._writer: ManafieldsWriter | None = None
+        if fast is not None:
+            self._writer = fast.ManafieldsWriter(
+                self.template,
+                ManafieldsState,
+                {name: block.offset for name, block in self.layout.blocks.items()},
+                SLOTS,
+                len(FACTIONS),
+                tuple(self._type_ones),
+                tuple(unit.kind for unit in UNIT_TYPES.values()),
+                tuple(tuple(self._stats[uid]) for uid in UNIT_TYPES),
+                RULES.objective_squares,
+                OBJECTIVE_OF,
+                IN_ZONE,
+                RULES.turn["lead_to_win"],
+                EFFECT_NUMBERS["humans_control_weight"],
+                SCORING["objective"],
+                SCORING["general_on_objective"],
+                GENERAL,
+            )
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        writer = self._writer
+        if writer is None:
+            return super().observe(state, seat)
+        return writer.observe(state, seat)
 
     def shared(self, state: State) -> Vector:
+        if self._writer is not None:
+            return self._writer.observe(state, -1)
         if not isinstance(state, ManafieldsState):
             raise TypeError(f"a Manafields encoder cannot read {type(state).__name__}")
         ones = [self._active + state.active]

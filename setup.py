@@ -19,6 +19,11 @@ EXTENSIONS = [
         ["src/meeple/adapters/encoders/_fast_manafields.pyx"],
         optional=True,
     ),
+    Extension(
+        "meeple.adapters.encoders._fast_mask",
+        ["src/meeple/adapters/encoders/_fast_mask.pyx"],
+        optional=True,
+    ),
 ]
 
 setup(ext_modules=cythonize(EXTENSIONS, language_level=3, quiet=True))

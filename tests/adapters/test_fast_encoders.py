@@ -20,6 +20,7 @@ import meeple.games  # noqa: F401  (registers the games)
 from meeple.adapters.encoders.layout import NO_EXTENSIONS
 from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
 from meeple.adapters.encoders.manafields import ManafieldsEncoder
+from meeple.adapters.encoders.masks import mask_writer
 from meeple.adapters.encoding import encoder_for
 from meeple.core import Game, State, load_game
 from meeple.games.maatatahay.rules import PHASES
@@ -207,3 +208,27 @@ def test_compiled_manafields_encoder_refuses_another_games_state() -> None:
         encoder.observe(other, 0)
     with pytest.raises(TypeError, match="cannot read"):
         encoder.shared(other)
+
+
+def test_the_installed_mask_writer_is_the_compiled_one() -> None:
+    compiled = mask_writer(8)
+    python = mask_writer(8, compiled=False)
+    assert (type(compiled) is not type(python)) is not WITHOUT_EXTENSIONS
+
+
+@needs_extensions
+def test_compiled_masks_equal_the_python_ones() -> None:
+    compiled = mask_writer(40, compiled=True)
+    python = mask_writer(40, compiled=False)
+    rng = random.Random(7)
+    for _ in range(200):
+        legal = sorted(rng.sample(range(40), rng.randrange(41)))
+        mask = compiled(legal)
+        assert mask.dtype == np.int8
+        assert mask.tobytes() == python(legal).tobytes()
+        mask[0] = 5  # each mask is a new array: the next one starts from zeros again
+    assert compiled([]).tobytes() == bytes(40)
+    with pytest.raises(IndexError):
+        compiled([40])
+    with pytest.raises(IndexError):
+        compiled([-1])

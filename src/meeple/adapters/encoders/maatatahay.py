@@ -117,6 +117,8 @@ class MaatatahayEncoder(BlockEncoder):
                 self._relics_block,
                 game.option("relic_scoring") == "standard",
             )
+            # Called straight, without a Python frame between (the vector is the same).
+            self.observe = self._writer.observe  # type: ignore[method-assign]
 
     def observe(self, state: State, seat: Seat) -> Vector:
         writer = self._writer

@@ -169,6 +169,8 @@ class ManafieldsEncoder(BlockEncoder):
                 SCORING["general_on_objective"],
                 GENERAL,
             )
+            # Called straight, without a Python frame between (the vector is the same).
+            self.observe = self._writer.observe  # type: ignore[method-assign]
 
     def observe(self, state: State, seat: Seat) -> Vector:
         writer = self._writer

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from meeple.adapters.encoding import canonical_json
+from meeple.adapters.encoding import action_mask, canonical_json, encoder_for
 from meeple.adapters.pettingzoo import aec_env, parallel_env
 from meeple.core import game_class
 from tests.adapters.conftest import CONFIGURATIONS, IDS
@@ -125,3 +126,29 @@ def test_parallel_applies_only_the_deciding_seats_actions() -> None:
     observations, _, terminations, *_ = env.step({"seat_0": 0, "seat_1": end})
     assert env.table.state.view(0)["round"] == 1
     assert not any(terminations.values())
+
+
+@pytest.mark.parametrize(("name", "seats"), SIMULTANEOUS, ids=SIMULTANEOUS_IDS)
+def test_parallel_keeps_only_legal_lists_that_are_still_right(name: str, seats: int) -> None:
+    """Within a simultaneous node the others' legal actions are kept (their decisions are
+    sealed); each observation's mask is still the position's, seat by seat."""
+    env = parallel_env(name, seats)
+    encoder = encoder_for(env.table.game)
+    rng = random.Random(3)
+    for seed in range(3):
+        observations, _ = env.reset(seed=seed)
+        while env.agents:
+            state = env.table.state
+            for seat, legal in env.table._legal.items():
+                assert legal == state.legal_actions(seat)
+            joint = {}
+            for agent, observation in observations.items():
+                seat = int(agent.removeprefix("seat_"))
+                mask = observation["action_mask"]
+                assert mask.tobytes() == action_mask(state, seat).tobytes()
+                assert (
+                    observation["observation"].tobytes() == encoder.observe(state, seat).tobytes()
+                )
+                legal = mask.view(np.bool_).nonzero()[0]
+                joint[agent] = int(legal[rng.randrange(len(legal))]) if len(legal) else 0
+            observations, *_ = env.step(joint)

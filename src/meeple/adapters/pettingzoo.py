@@ -113,19 +113,35 @@ class _Table:
             for seat in seats
         ]
 
-    def play(self, seat: Seat, action: Any) -> bool:
-        """Apply a seat's action; False (and the match ends) if it was illegal."""
+    def play(
+        self, seat: Seat, action: Any, deciding: tuple[Seat, ...] = ()
+    ) -> tuple[Seat, ...] | None:
+        """Apply a seat's action and return the seats that decide next; None (and the match
+        ends) if it was illegal.
+
+        ``deciding``: the seats that decide at this node, where the caller knows them. While
+        several do, their decisions are sealed (one seat's does not change another's
+        options), so the legal actions worked out for the others who still decide are kept
+        for the rest of the node; everything else is worked out again."""
         action = int(action)
         legal = self._legal.get(seat)
         if legal is None:
             legal = self.legal(seat)
         if action not in legal:
             self.illegal = seat
-            return False
+            return None
         # Checked just above: a seat that does not decide has no legal action.
         self.state.apply_unchecked(seat, action)
-        self._legal.clear()
-        return True
+        after = self.state.deciding_seats()
+        if len(deciding) > 1:
+            self._legal = {
+                other: kept
+                for other, kept in self._legal.items()
+                if other != seat and other in deciding and other in after
+            }
+        else:
+            self._legal.clear()
+        return after
 
     def over(self) -> bool:
         return self.illegal is not None or self.state.is_terminal()
@@ -267,6 +283,7 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.action_spaces = self.table.action_spaces
         self.render_mode = render_mode
         self.agents: list[str] = []
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -275,8 +292,8 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _observations(self, agents: list[str]) -> dict[str, Any]:
-        seats = [self.possible_agents.index(agent) for agent in agents]
-        return dict(zip(agents, self.table.observe_seats(seats), strict=True))
+        seats = self._seats
+        return dict(zip(agents, self.table.observe_seats([seats[a] for a in agents]), strict=True))
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -287,12 +304,18 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         table = self.table
-        for seat in table.state.deciding_seats():
-            agent = agent_name(seat)
-            if agent not in actions:
-                raise ValueError(f"{agent} decides now and sent no action")
-            if seat in table.state.deciding_seats() and not table.play(seat, actions[agent]):
+        deciding = table.state.deciding_seats()
+        for seat in deciding:
+            if agent_name(seat) not in actions:
+                raise ValueError(f"{agent_name(seat)} decides now and sent no action")
+        now = deciding
+        for seat in deciding:
+            if seat not in now:
+                continue
+            after = table.play(seat, actions[agent_name(seat)], now)
+            if after is None:
                 break
+            now = after
         live = list(self.agents)
         over = table.over()
         rewards = dict.fromkeys(live, 0.0)
@@ -300,7 +323,10 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
             rewards = dict(zip(live, table.final_rewards(), strict=True))
         terminations = dict.fromkeys(live, over)
         truncations = dict.fromkeys(live, False)
-        infos = {agent: table.info(self.possible_agents.index(agent)) for agent in live}
+        if table.illegal is None:
+            infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
+        else:
+            infos = {agent: table.info(self._seats[agent]) for agent in live}
         observations = self._observations(live)
         if over:
             self.agents = []

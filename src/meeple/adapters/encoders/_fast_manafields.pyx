@@ -31,6 +31,13 @@ cdef inline int put(float* out, Py_ssize_t size, Py_ssize_t at, float value) exc
     return 0
 
 
+cdef inline int within(int value, int limit, str what) except -1:
+    """``value`` itself, once it is known to be in ``0 .. limit - 1`` (it indexes a C table)."""
+    if value < 0 or value >= limit:
+        raise IndexError(f"{what} {value} is outside the Manafields tables")
+    return value
+
+
 cdef class ManafieldsWriter:
     """Writes one Manafields position into a float32 buffer (see the module docstring)."""
 
@@ -193,7 +200,7 @@ cdef class ManafieldsWriter:
                 and <int>owner[slot] == s
                 and self.kind[types[slot]] == self.general_kind
             )
-            zone[s] = alive[s] and self.in_zone[s][<int>pos[slot]]
+            zone[s] = alive[s] and self.in_zone[s][within(pos[slot], self.squares, "square")]
             weight[s] = 0 if zone[s] else (self.control_weight if rally[s] else 1)
         # Each objective's controller: the seat with more units counted on it, or -1.
         for o in range(self.objectives):
@@ -201,7 +208,7 @@ cdef class ManafieldsWriter:
             for i in range(self.n_objective_squares[o]):
                 slot = occ[self.objective_squares[o][i]]
                 if slot >= 0:
-                    who = owner[slot]
+                    who = within(owner[slot], self.seats, "seat")
                     counts[who] += weight[who]
             controller[o] = -1 if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
         # What each seat would score if its turn ended now.
@@ -215,7 +222,7 @@ cdef class ManafieldsWriter:
                     held += 1
             points[s] = held * self.objective_points + <int>owed[s]
             if alive[s]:
-                on = self.objective_of[<int>pos[<int>general[s]]]
+                on = self.objective_of[within(pos[<int>general[s]], self.squares, "square")]
                 if on >= 0 and controller[on] == s:
                     points[s] += self.general_points
         # One-hot blocks.

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from meeple.ai.maatatahay_moves import maatatahay_moves
 from meeple.ai.maiterra_moves import maiterra_moves
+from meeple.ai.manafields_moves import manafields_moves
 from meeple.core import Action, Seat, State
 
 MoveFilter = Callable[[State, Seat, list[Action]], list[Action]]
@@ -21,6 +22,7 @@ MoveFilter = Callable[[State, Seat, list[Action]], list[Action]]
 _FILTERS: dict[str, MoveFilter] = {
     "maatatahay": maatatahay_moves,
     "maiterra": maiterra_moves,
+    "manafields": manafields_moves,
 }
 
 

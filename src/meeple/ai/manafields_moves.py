@@ -1,0 +1,34 @@
+"""The Manafields orders worth searching: the rule-of-thumb player's best few, and ``end``.
+
+A turn is many small orders, and each offers every Move of every unit to every square it
+reaches, every Fight and Shoot, every ability: often a hundred actions or more. A search at
+a few hundred iterations a move cannot try them all even once at each step of a turn. The
+filter keeps the :data:`KEEP` actions the ``heuristic`` bot scores highest (its scores come
+from the attack procedure's odds and the board, never from the dice to come), and ``end``
+and ``done`` whenever they are legal, so the search may always stop a turn or an ability.
+
+Manafields hides nothing but the dice: what the heuristic reads is what
+``state.view(seat)`` shows.
+"""
+
+from __future__ import annotations
+
+from meeple.ai.manafields_heuristic import ManafieldsHeuristicBot
+from meeple.core import Action, Seat, State
+from meeple.games.manafields import ManafieldsState
+from meeple.games.manafields import notation as ids
+
+KEEP = 8
+"""Actions kept beside ``end`` and ``done``."""
+
+_SCORER = ManafieldsHeuristicBot(0)
+_ALWAYS = frozenset((ids.END, ids.DONE))
+
+
+def manafields_moves(state: State, seat: Seat, legal: list[Action]) -> list[Action]:
+    """The subset of ``legal`` a search considers, in the order of ``legal``."""
+    if not isinstance(state, ManafieldsState) or len(legal) <= KEEP + 1:
+        return legal
+    scores = {a: _SCORER.score(state, seat, a) for a in legal if a not in _ALWAYS}
+    keep = set(sorted(scores, key=lambda a: (-scores[a], a))[:KEEP])
+    return [a for a in legal if a in keep or a in _ALWAYS]

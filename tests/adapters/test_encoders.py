@@ -22,6 +22,7 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.adapters.encoders.layout import BlockEncoder
+from meeple.adapters.encoders.maiterra import MaiterraEncoder
 from meeple.adapters.encoding import ViewEncoder, canonical_json, encoder_for
 from meeple.core import Game, State, load_game
 from meeple.core.rng import Rng
@@ -189,3 +190,44 @@ def test_numbers_outside_a_byte_are_written_whole_and_floats_refused() -> None:
     assert out.tolist() == [0, 3, 1, 255, 256, -7]
     with pytest.raises(TypeError):
         encoder.put_numbers(out, 0, [1.5])  # type: ignore[list-item]
+
+
+MAITERRA_CASES = [case for case in CASES if case[0] == "maiterra"]
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "options"),
+    MAITERRA_CASES,
+    ids=[IDS[CASES.index(case)] for case in MAITERRA_CASES],
+)
+def test_maiterra_keeps_its_shared_part_only_while_it_is_right(
+    name: str, seats: int, options: dict[str, Any]
+) -> None:
+    """Along matches played in place (the state's lists change under the kept copies, as in
+    the environments), the kept shared part is always the one worked out afresh."""
+    game = load_game(name, seats, options)
+    kept, fresh = MaiterraEncoder(game), MaiterraEncoder(game)
+    hits = 0
+
+    def afresh(seat: int | None) -> bytes:
+        fresh._last_shared = fresh._last_board = None
+        vector = fresh.shared(state) if seat is None else fresh.observe(state, seat)
+        return vector.tobytes()
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while True:
+            before = kept._last_shared
+            shared = kept.shared(state)
+            hits += kept._last_shared is before
+            assert shared.tobytes() == afresh(None)
+            shared[:] = 7.0  # the caller's vector is its own: the kept one stays as it was
+            for seat in range(seats):
+                assert kept.observe(state, seat).tobytes() == afresh(seat)
+            deciding = state.deciding_seats()
+            if not deciding:
+                break
+            seat = deciding[rng.randrange(len(deciding))]
+            state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
+    assert hits > 0

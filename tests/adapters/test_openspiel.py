@@ -9,6 +9,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
+from open_spiel.python.observation import make_observation
 
 from meeple.adapters import openspiel
 from meeple.adapters.encoding import canonical_json, encoder_for
@@ -168,3 +169,29 @@ def test_simultaneous_game_through_convert_to_turn_based(name: str, seats: int) 
     if seats == game_class(name).info.min_seats:
         state = play_with_mcts(turn_based, seed=2, rollouts=False)
         assert state.is_terminal()
+
+
+@pytest.mark.parametrize(("name", "seats"), CONFIGURATIONS, ids=IDS)
+def test_observer_tensors_along_a_playout_are_the_encoded_views(name: str, seats: int) -> None:
+    """Whichever seat is asked first at a position (encoded whole) and after (from the
+    shared part), each tensor is the encoder's for that seat."""
+    game = load(name, seats)
+    observer = make_observation(game)
+    encoder = encoder_for(game.meeple)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for step in range(60):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(game.max_chance_outcomes()))
+            continue
+        first = step % seats
+        for player in [*range(first, seats), *range(first)]:
+            observer.set_from(state, player)
+            assert observer.tensor.tobytes() == encoder.observe(state.meeple, player).tobytes()
+        if state.is_simultaneous_node():
+            players = range(seats)
+            state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in players])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))

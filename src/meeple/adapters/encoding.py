@@ -278,6 +278,8 @@ def sample_views(game: Game, playouts: int) -> Iterator[JSON]:
 
 _FACTORIES: dict[str, EncoderFactory] = {}
 _ENCODERS: dict[Game, Encoder] = {}
+_LAST_ENCODER: list[tuple[Game, Encoder]] = []
+"""The game :func:`encoder_for` was last asked about, and its encoder."""
 
 
 def register_encoder(game_name: str, factory: EncoderFactory) -> None:
@@ -285,16 +287,20 @@ def register_encoder(game_name: str, factory: EncoderFactory) -> None:
     _FACTORIES[game_name] = factory
     for game in [g for g in _ENCODERS if g.info.name == game_name]:
         del _ENCODERS[game]
+    _LAST_ENCODER.clear()
 
 
 def encoder_for(game: Game) -> Encoder:
     """The encoder of a configured game (built once per configuration, then cached)."""
+    if _LAST_ENCODER and _LAST_ENCODER[0][0] is game:
+        return _LAST_ENCODER[0][1]  # the same game object again: no hash (a dear one) needed
     encoder = _ENCODERS.get(game)
     if encoder is None:
         import meeple.adapters.encoders  # noqa: F401, PLC0415 (registers the games' own)
 
         factory = _FACTORIES.get(game.info.name, ViewEncoder.learn)
         encoder = _ENCODERS[game] = factory(game)
+    _LAST_ENCODER[:] = [(game, encoder)]
     return encoder
 
 

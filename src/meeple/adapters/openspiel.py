@@ -55,6 +55,8 @@ _SCALARS = (bool, int, float, str)
 _SEED_MASK = (1 << 63) - 1
 _ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
 _SHARED = ("shared", -1)
+_WHOLE = ("whole", -1)
+"""Marks a position one seat's tensor was encoded whole for (see _Held.tensor)."""
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
@@ -241,14 +243,20 @@ class _Held:
         return str(text)
 
     def tensor(self, seat: int) -> Vector:
-        """The seat's observation; what all seats share is encoded once per position (at a
-        simultaneous node OpenSpiel asks every player's in turn)."""
+        """The seat's observation. The first one asked of a position is encoded whole (one
+        call, which is all a sequential loop asks); from the second seat on, or at a
+        simultaneous node (where OpenSpiel asks every player's in turn), what all seats
+        share is encoded once and each seat's part added to a copy."""
         cache = self.cache
         key = ("tensor", seat)
         tensor = cache.get(key)
         if tensor is None:
             state = self.state
             encoder = encoder_for(state.game)
+            if _WHOLE not in cache and self.current_player() != _SIMULTANEOUS:
+                cache[_WHOLE] = True
+                tensor = cache[key] = encoder.observe(state, seat)
+                return tensor
             if _SHARED in cache:
                 shared = cache[_SHARED]
             else:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoders.layout import NO_EXTENSIONS
+from meeple.adapters.encoders.layout import NO_EXTENSIONS, compiled_module
 from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
 from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.adapters.encoders.masks import mask_writer
@@ -104,6 +104,30 @@ def test_compiled_maatatahay_encoder_refuses_another_games_state() -> None:
         encoder.observe(other, 0)
     with pytest.raises(TypeError, match="cannot read"):
         encoder.shared(other)
+
+
+@needs_extensions
+def test_compiled_maatatahay_reads_slots_as_getattr_does() -> None:
+    """The writer reads the state's slots by their offsets when the state is exactly the
+    game's class, and by getattr otherwise: the same vectors, each a new array; a slot
+    never set raises AttributeError."""
+    game = load_game("maatatahay", 2)
+    encoder = MaatatahayEncoder(game, compiled=True)
+    state_type = type(game.new_initial_state(0))
+    derived = type("Derived", (state_type,), {"__slots__": ()})
+    for state in itertools.islice(every_state(game, 2), 0, None, 7):
+        other = derived.__new__(derived)
+        for klass in state_type.__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(state, name):
+                    setattr(other, name, getattr(state, name))
+        vector = encoder.observe(state, 0)
+        assert encoder.observe(other, 0).tobytes() == vector.tobytes()
+        vector[:] = 9.0  # a new array each time: the next one starts from the template
+        assert encoder.observe(state, 0).tobytes() == encoder.observe(other, 0).tobytes()
+    unset = state_type.__new__(state_type)
+    with pytest.raises(AttributeError, match="tile"):
+        encoder.observe(unset, 0)
 
 
 MANAFIELDS_OPTIONS: list[dict[str, Any]] = [
@@ -232,3 +256,11 @@ def test_compiled_masks_equal_the_python_ones() -> None:
         compiled([40])
     with pytest.raises(IndexError):
         compiled([-1])
+
+
+@needs_extensions
+def test_compiled_mask_writer_refuses_a_template_not_zeroed() -> None:
+    fast = compiled_module("_fast_mask", True)
+    assert fast is not None
+    with pytest.raises(ValueError, match="zeros"):
+        fast.MaskWriter(np.ones(4, np.int8))

@@ -8,6 +8,7 @@ copy of the encoder's template. Everything it needs to know about the layout and
 comes from that encoder, as offsets and tables, when it is made.
 """
 
+from libc.string cimport memcpy
 from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 
 # Bounds checks stay on (an index outside a list, or the vector, raises IndexError rather
@@ -16,6 +17,94 @@ from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 # made, so its indices cannot leave them (20 % of the writer's time).
 
 cimport cython
+
+# The state's fields, read straight from its slots where the state is exactly the game's
+# state class and every field is a plain slot (a member descriptor): the descriptors'
+# offsets are looked up once, when the writer is made, and a slot never set raises
+# AttributeError as getattr would. Any other state is read by getattr.
+cdef extern from *:
+    """
+    #include <structmember.h>
+    static Py_ssize_t meeple_slot_offset(PyObject *descr, Py_ssize_t basicsize) {
+        PyMemberDef *member;
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        if (member->offset < (Py_ssize_t)sizeof(PyObject)
+            || member->offset > basicsize - (Py_ssize_t)sizeof(PyObject *)) return -1;
+        return member->offset;
+    }
+    static PyObject *meeple_slot_get(PyObject *obj, Py_ssize_t offset, PyObject *name) {
+        PyObject *value = *(PyObject **)((char *)obj + offset);
+        if (value == NULL) {
+            PyErr_SetObject(PyExc_AttributeError, name);
+            return NULL;
+        }
+        Py_INCREF(value);
+        return value;
+    }
+    """
+    Py_ssize_t meeple_slot_offset(object descr, Py_ssize_t basicsize)
+    object meeple_slot_get(object obj, Py_ssize_t offset, object name)
+
+FIELDS = (
+    "tile",
+    "facing",
+    "living",
+    "energy",
+    "spirit",
+    "relic",
+    "ground_energy",
+    "ground_spirit",
+    "stream",
+    "relics_taken",
+    "store_energy",
+    "store_spirit",
+    "lost",
+    "decks",
+    "phase",
+    "active",
+    "decider",
+    "first",
+    "placing",
+    "hot",
+    "pair",
+    "round",
+    "spirit_track",
+    "bag_energy",
+    "bag_spirit",
+    "supply",
+)
+
+cdef enum:
+    F_TILE = 0
+    F_FACING = 1
+    F_LIVING = 2
+    F_ENERGY = 3
+    F_SPIRIT = 4
+    F_RELIC = 5
+    F_GROUND_ENERGY = 6
+    F_GROUND_SPIRIT = 7
+    F_STREAM = 8
+    F_RELICS_TAKEN = 9
+    F_STORE_ENERGY = 10
+    F_STORE_SPIRIT = 11
+    F_LOST = 12
+    F_DECKS = 13
+    F_PHASE = 14
+    F_ACTIVE = 15
+    F_DECIDER = 16
+    F_FIRST = 17
+    F_PLACING = 18
+    F_HOT = 19
+    F_PAIR = 20
+    F_ROUND = 21
+    F_SPIRIT_TRACK = 22
+    F_BAG_ENERGY = 23
+    F_BAG_SPIRIT = 24
+    F_SUPPLY = 25
+
+    N_FIELDS = 26
 
 cdef enum:
     MAX_SPACES = 25
@@ -36,6 +125,7 @@ cdef inline int put(float* out, Py_ssize_t size, Py_ssize_t at, float value) exc
     return 0
 
 
+@cython.final
 cdef class MaatatahayWriter:
     """Writes one Maatatahay position into a float32 buffer (see the module docstring)."""
 
@@ -55,7 +145,11 @@ cdef class MaatatahayWriter:
     cdef int diamonds[MAX_TILES]
     cdef int progressive[MAX_RELIC_POINTS]
     cdef int n_progressive
-    cdef object template, state_type
+    cdef object template, state_type, empty, dtype
+    cdef bytes blank
+    cdef Py_ssize_t length
+    cdef Py_ssize_t offsets[N_FIELDS]
+    cdef bint slots
 
     def __init__(
         self,
@@ -80,6 +174,12 @@ cdef class MaatatahayWriter:
         if str(template.dtype) != "float32":
             raise TypeError("the compiled Maatatahay encoder writes float32 vectors")
         self.template, self.state_type = template, state_type
+        # A new vector at every observation: numpy's empty, then the template's bytes
+        # copied in (0.17 µs against 0.27 for template.copy(), at 1120 floats).
+        import numpy
+        self.empty, self.dtype = numpy.empty, template.dtype
+        self.length = template.size
+        self.blank = numpy.ascontiguousarray(template).tobytes()
         self.spaces = len(orthogonal)
         self.per_seat = per_seat
         self.seats = 2
@@ -124,9 +224,22 @@ cdef class MaatatahayWriter:
                 else CONVERT if tile.ability is not None
                 else NO_ABILITY
             )
+        self.slots = True
+        for i, name in enumerate(FIELDS):
+            descr = next((vars(k)[name] for k in state_type.__mro__ if name in vars(k)), None)
+            self.offsets[i] = (
+                -1 if descr is None else meeple_slot_offset(descr, state_type.__basicsize__)
+            )
+            if self.offsets[i] < 0:
+                self.slots = False
         self.n_progressive = len(progressive)
         for i in range(self.n_progressive):
             self.progressive[i] = progressive[i]
+
+    cdef inline object _field(self, state, bint fast, int which):
+        if fast:
+            return meeple_slot_get(state, self.offsets[which], FIELDS[which])
+        return getattr(state, FIELDS[which])
 
     @cython.boundscheck(False)
     cdef int _strength(self, list tile, list living, list energy, int space):
@@ -168,12 +281,15 @@ cdef class MaatatahayWriter:
     def observe(self, state, int seat):
         """A new vector: the template with ``state`` written and ``seat`` marked as the one
         looking (none for -1: the part every seat shares)."""
-        if not isinstance(state, self.state_type):
+        if type(state) is not self.state_type and not isinstance(state, self.state_type):
             raise TypeError(f"a Maatatahay encoder cannot read {type(state).__name__}")
-        vector = self.template.copy()
+        vector = self.empty(self.length, self.dtype)
         cdef Py_buffer view
         PyObject_GetBuffer(vector, &view, PyBUF_WRITABLE)
         try:
+            if view.len != len(self.blank):
+                raise ValueError("the new vector is not the template's size")
+            memcpy(view.buf, <const char*>self.blank, view.len)
             self._write(<float*>view.buf, view.len // sizeof(float), state, seat)
         finally:
             PyBuffer_Release(&view)
@@ -181,20 +297,21 @@ cdef class MaatatahayWriter:
 
     @cython.boundscheck(False)
     cdef int _write(self, float* out, Py_ssize_t size, state, int seat) except -1:
-        cdef list tile = state.tile
-        cdef list facing = state.facing
-        cdef list living = state.living
-        cdef list energy = state.energy
-        cdef list spirit = state.spirit
-        cdef list relic = state.relic
-        cdef list ground_energy = state.ground_energy
-        cdef list ground_spirit = state.ground_spirit
-        cdef list stream = state.stream
-        cdef list taken = state.relics_taken
-        cdef list store_energy = state.store_energy
-        cdef list store_spirit = state.store_spirit
-        cdef list lost = state.lost
-        cdef list decks = state.decks
+        cdef bint fast = self.slots and type(state) is self.state_type
+        cdef list tile = self._field(state, fast, F_TILE)
+        cdef list facing = self._field(state, fast, F_FACING)
+        cdef list living = self._field(state, fast, F_LIVING)
+        cdef list energy = self._field(state, fast, F_ENERGY)
+        cdef list spirit = self._field(state, fast, F_SPIRIT)
+        cdef list relic = self._field(state, fast, F_RELIC)
+        cdef list ground_energy = self._field(state, fast, F_GROUND_ENERGY)
+        cdef list ground_spirit = self._field(state, fast, F_GROUND_SPIRIT)
+        cdef list stream = self._field(state, fast, F_STREAM)
+        cdef list taken = self._field(state, fast, F_RELICS_TAKEN)
+        cdef list store_energy = self._field(state, fast, F_STORE_ENERGY)
+        cdef list store_spirit = self._field(state, fast, F_STORE_SPIRIT)
+        cdef list lost = self._field(state, fast, F_LOST)
+        cdef list decks = self._field(state, fast, F_DECKS)
         cdef int spaces = self.spaces, per_seat = self.per_seat
         cdef int space, near, uid, i, n, who, phase, empty = 0, relics = 0
         cdef int friends0, friends1, surrounded, strength
@@ -217,28 +334,28 @@ cdef class MaatatahayWriter:
         if seat >= 0:
             put(out, size, self.seat_at + seat, 1.0)
         # One-hot blocks.
-        phase = state.phase
+        phase = self._field(state, fast, F_PHASE)
         put(out, size, self.phase_at + phase, 1.0)
-        who = state.active
+        who = self._field(state, fast, F_ACTIVE)
         if who >= 0:
             put(out, size, self.deciders_at[0] + who, 1.0)
-        who = state.decider
+        who = self._field(state, fast, F_DECIDER)
         if who >= 0:
             put(out, size, self.deciders_at[1] + who, 1.0)
-        who = state.first
+        who = self._field(state, fast, F_FIRST)
         if who >= 0:
             put(out, size, self.deciders_at[2] + who, 1.0)
-        who = state.placing
+        who = self._field(state, fast, F_PLACING)
         if who >= 0:
             put(out, size, self.deciders_at[3] + who, 1.0)
-        if state.hot >= 0:
-            put(out, size, self.hot_at + <int>state.hot, 1.0)
+        if self._field(state, fast, F_HOT) >= 0:
+            put(out, size, self.hot_at + <int>self._field(state, fast, F_HOT), 1.0)
         n = min(len(stream), self.pairs)
         for i in range(n):
             a, b = stream[i]
             put(out, size, self.stream_at + i * self.warriors + <int>a, 1.0)
             put(out, size, self.stream_at + i * self.warriors + per_seat + <int>b, 1.0)
-        pair = state.pair
+        pair = self._field(state, fast, F_PAIR)
         if pair is not None:
             put(out, size, self.pair_at + <int>pair[0], 1.0)
             put(out, size, self.pair_at + per_seat + <int>pair[1], 1.0)
@@ -254,7 +371,7 @@ cdef class MaatatahayWriter:
                     put(out, size, self.outcome_at + self.seats, 1.0)
         # Numbers: the round, then a block of ``spaces`` each, then the rest.
         at = self.numbers_at
-        put(out, size, at, <int>state.round)
+        put(out, size, at, <int>self._field(state, fast, F_ROUND))
         at += 1
         scores[0] = scores[1] = 0
         for space in range(spaces):
@@ -307,10 +424,10 @@ cdef class MaatatahayWriter:
         put(out, size, at + 3, <int>store_spirit[1])
         put(out, size, at + 4, <int>lost[0])
         put(out, size, at + 5, <int>lost[1])
-        put(out, size, at + 6, <int>state.spirit_track)
-        put(out, size, at + 7, <int>state.bag_energy)
-        put(out, size, at + 8, <int>state.bag_spirit)
-        put(out, size, at + 9, <int>state.supply)
+        put(out, size, at + 6, <int>self._field(state, fast, F_SPIRIT_TRACK))
+        put(out, size, at + 7, <int>self._field(state, fast, F_BAG_ENERGY))
+        put(out, size, at + 8, <int>self._field(state, fast, F_BAG_SPIRIT))
+        put(out, size, at + 9, <int>self._field(state, fast, F_SUPPLY))
         put(out, size, at + 10, len(decks[0]))
         put(out, size, at + 11, len(decks[1]))
         # "Spaces with no warrior and no unclaimed Temple Relic."

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.adapters.encoders.layout import BlockEncoder, compiled_module
 from meeple.adapters.encoding import Vector
-from meeple.core import Game, Seat, State
+from meeple.core import Game, State
 from meeple.games.maatatahay.data import (
     DIAGONAL,
     FACINGS,
@@ -96,10 +96,8 @@ class MaatatahayEncoder(BlockEncoder):
         self._relics_block = game.option("relic_blocks") is not False
         self._last_board: tuple[list[list[Any]], list[int], list[int], list[int]] | None = None
         fast = compiled_module("_fast_maatatahay", compiled)
-        self.compiled = fast is not None
-        self._writer: MaatatahayWriter | None = None
         if fast is not None:
-            self._writer = fast.MaatatahayWriter(
+            writer: MaatatahayWriter = fast.MaatatahayWriter(
                 self.template,
                 MaatatahayState,
                 {name: block.offset for name, block in self.layout.blocks.items()},
@@ -117,18 +115,9 @@ class MaatatahayEncoder(BlockEncoder):
                 self._relics_block,
                 game.option("relic_scoring") == "standard",
             )
-            # Called straight, without a Python frame between (the vector is the same).
-            self.observe = self._writer.observe  # type: ignore[method-assign]
-
-    def observe(self, state: State, seat: Seat) -> Vector:
-        writer = self._writer
-        if writer is None:
-            return super().observe(state, seat)
-        return writer.observe(state, seat)
+            self.use_writer(writer)
 
     def shared(self, state: State) -> Vector:
-        if self._writer is not None:
-            return self._writer.observe(state, -1)
         if not isinstance(state, MaatatahayState):
             raise TypeError(f"a Maatatahay encoder cannot read {type(state).__name__}")
         ones = [self._phase + state.phase]

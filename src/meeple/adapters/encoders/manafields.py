@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from meeple.adapters.encoders.layout import BlockEncoder, compiled_module
 from meeple.adapters.encoding import Vector
-from meeple.core import Game, Seat, State
+from meeple.core import Game, State
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     EFFECTS,
@@ -148,10 +148,8 @@ class ManafieldsEncoder(BlockEncoder):
             self._type_ones.append(ones)
         self._stats = {uid: _stats(unit) for uid, unit in UNIT_TYPES.items()}
         fast = compiled_module("_fast_manafields", compiled)
-        self.compiled = fast is not None
-        self._writer: ManafieldsWriter | None = None
         if fast is not None:
-            self._writer = fast.ManafieldsWriter(
+            writer: ManafieldsWriter = fast.ManafieldsWriter(
                 self.template,
                 ManafieldsState,
                 {name: block.offset for name, block in self.layout.blocks.items()},
@@ -169,18 +167,9 @@ class ManafieldsEncoder(BlockEncoder):
                 SCORING["general_on_objective"],
                 GENERAL,
             )
-            # Called straight, without a Python frame between (the vector is the same).
-            self.observe = self._writer.observe  # type: ignore[method-assign]
-
-    def observe(self, state: State, seat: Seat) -> Vector:
-        writer = self._writer
-        if writer is None:
-            return super().observe(state, seat)
-        return writer.observe(state, seat)
+            self.use_writer(writer)
 
     def shared(self, state: State) -> Vector:
-        if self._writer is not None:
-            return self._writer.observe(state, -1)
         if not isinstance(state, ManafieldsState):
             raise TypeError(f"a Manafields encoder cannot read {type(state).__name__}")
         ones = [self._active + state.active]

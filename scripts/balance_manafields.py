@@ -109,7 +109,7 @@ def main() -> None:
     faction_games: Counter[str] = Counter()
     seat_wins = [0.0, 0.0]
     total = 0
-    turns_all: list[float] = []
+    turn_total = 0.0
     header = f"{'first':8} {'second':8} {'first wins':>10} {'95% CI':>13} {'draws':>5}"
     print(header + f" {'turns':>6}  ends")
     pairings = [(f0, f1) for f0 in FACTIONS for f1 in FACTIONS]
@@ -127,7 +127,7 @@ def main() -> None:
                 faction_games[faction] += games
                 seat_wins[seat] += points[seat]
             total += games
-            turns_all += [row["mean_turns"]] * games
+            turn_total += row["mean_turns"] * games
             low, high = row["ci95"]
             print(
                 f"{f0:8} {f1:8} {row['first_rate']:10.0%} {f'{low:.0%}-{high:.0%}':>13}"
@@ -161,13 +161,13 @@ def main() -> None:
     low, high = wilson(seat_wins[0], total)
     print(f"first seat wins {seat_wins[0] / total:.1%} of {total} ({low:.0%}-{high:.0%})")
     elapsed = time.perf_counter() - started
-    print(f"mean length {sum(turns_all) / len(turns_all):.1f} turns; {elapsed:.0f} s")
+    print(f"mean length {turn_total / total:.1f} turns; {elapsed:.0f} s")
     if args.json is not None:
         args.json.write_text(
             json.dumps(
                 {"pairings": rows, "matchups": matchups, "factions": factions,
                  "first_seat": {"rate": seat_wins[0] / total, "games": total, "ci95": [low, high]},
-                 "mean_turns": sum(turns_all) / len(turns_all)},
+                 "mean_turns": turn_total / total},
                 indent=2,
             )
         )  # fmt: skip

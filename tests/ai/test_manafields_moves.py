@@ -64,3 +64,13 @@ def test_a_pruned_search_only_tries_what_the_filter_keeps(manafields: Game) -> N
     result = Mcts().run(state, seat, Budget(30), 4)
     assert {stat.action for stat in result.stats} <= kept
     assert result == Mcts().run(state, seat, Budget(30), 4)
+
+
+def test_scoring_a_decision_at_once_gives_each_actions_own_score(manafields: Game) -> None:
+    """``scores`` works out what a decision's actions share once (the enemies, each unit's
+    Move cost and present square's value); every figure equals ``score`` alone."""
+    scorer = ManafieldsHeuristicBot(0)
+    for state, seat in _positions(manafields, 3):
+        assert isinstance(state, ManafieldsState)
+        legal = state.legal_actions(seat)
+        assert scorer.scores(state, seat, legal) == [scorer.score(state, seat, a) for a in legal]

@@ -69,6 +69,47 @@ def harm_value(state: ManafieldsState, target: int, damage: float) -> float:
     return share
 
 
+class _Context:
+    """What every action of one decision shares: the living enemies, and each unit's
+    :meth:`ManafieldsHeuristicBot.place_value` where it stands (worked out when asked)."""
+
+    __slots__ = ("_cost", "_here", "_open", "enemies", "enemy_squares", "seat", "state")
+
+    def __init__(self, state: ManafieldsState, seat: int, exclude: int = -1) -> None:
+        self.state = state
+        self.seat = seat
+        enemies = [
+            o for o in range(SLOTS) if state.hp[o] > 0 and state.owner[o] != seat and o != exclude
+        ]
+        self.enemies = frozenset(enemies)
+        self.enemy_squares = [state.pos[o] for o in enemies]
+        self._here: dict[int, float] = {}
+        self._cost: dict[int, int] = {}
+        self._open: dict[int, list[int]] = {}
+
+    def move_cost(self, slot: int) -> int:
+        cost = self._cost.get(slot)
+        if cost is None:
+            cost = self._cost[slot] = self.state.move_cost(slot)
+        return cost
+
+    def open_objectives(self, slot: int) -> list[int]:
+        """The objective squares that are empty or hold ``slot`` itself."""
+        squares = self._open.get(slot)
+        if squares is None:
+            occ = self.state.occ
+            squares = [s for s in OBJECTIVE_SQUARES if occ[s] < 0 or occ[s] == slot]
+            self._open[slot] = squares
+        return squares
+
+    def here(self, bot: ManafieldsHeuristicBot, slot: int) -> float:
+        value = self._here.get(slot)
+        if value is None:
+            value = bot.place_value(self.state, self.seat, slot, self.state.pos[slot], self)
+            self._here[slot] = value
+        return value
+
+
 class ManafieldsHeuristicBot:
     """Scores every legal action with Manafields rules of thumb; see the module doc."""
 
@@ -84,8 +125,7 @@ class ManafieldsHeuristicBot:
             return actions[0] if len(actions) == 1 else self._rng.choice(actions)
         best: list[Action] = []
         best_score = float("-inf")
-        for action in actions:
-            value = self.score(state, seat, action)
+        for action, value in zip(actions, self.scores(state, seat, actions), strict=True):
             if value > best_score + 1e-9:
                 best, best_score = [action], value
             elif abs(value - best_score) <= 1e-9:
@@ -94,7 +134,15 @@ class ManafieldsHeuristicBot:
 
     # -- scores ----------------------------------------------------------------------------
 
-    def score(self, state: ManafieldsState, seat: int, action: int) -> float:
+    def scores(self, state: ManafieldsState, seat: int, actions: list[Action]) -> list[float]:
+        """:meth:`score` of each action, with what they share worked out once."""
+        context = _Context(state, seat)
+        return [self.score(state, seat, action, context) for action in actions]
+
+    def score(
+        self, state: ManafieldsState, seat: int, action: int, context: _Context | None = None
+    ) -> float:
+        """What ``action`` is worth to ``seat``; ``context`` is the decision's shared part."""
         verb, slot, other = ids.decode(action)
         if verb == "end":
             return 0.0
@@ -107,10 +155,10 @@ class ManafieldsHeuristicBot:
         if verb == "explode":
             return self._explosion(state, seat, slot)
         if verb == "move":
-            cost = state.move_cost(slot)
-            gain = self.place_value(state, seat, slot, other) - self.place_value(
-                state, seat, slot, state.pos[slot]
-            )
+            if context is None:
+                context = _Context(state, seat)
+            cost = context.move_cost(slot)
+            gain = self.place_value(state, seat, slot, other, context) - context.here(self, slot)
             return gain + self._impact(state, slot, other) - OP_PRICE * cost
         if verb in ("fight", "shoot"):
             fight = verb == "fight"
@@ -119,21 +167,26 @@ class ManafieldsHeuristicBot:
             return 0.2 + harm_value(state, other, damage) - OP_PRICE * cost * 0.5
         return self._ability(state, seat, slot, other)
 
-    def place_value(self, state: ManafieldsState, seat: int, slot: int, square: int) -> float:
+    def place_value(
+        self,
+        state: ManafieldsState,
+        seat: int,
+        slot: int,
+        square: int,
+        context: _Context | None = None,
+    ) -> float:
         """How good ``square`` is for the unit in ``slot``."""
+        if context is None or state.owner[slot] != seat:
+            context = _Context(state, seat, exclude=slot)
         unit = state.unit[slot]
         row = DIST[square]
-        enemies = [
-            o for o in range(SLOTS) if state.hp[o] > 0 and state.owner[o] != seat and o != slot
-        ]
-        nearest_objective = min(
-            (row[s] for s in OBJECTIVE_SQUARES if state.occ[s] < 0 or state.occ[s] == slot),
-            default=0,
-        )
+        occ = state.occ
+        nearest_objective = min((row[s] for s in context.open_objectives(slot)), default=0)
         value = -0.25 * nearest_objective
         if OBJECTIVE_OF[square] >= 0:
             value += 1.2
-        adjacent = sum(1 for n in ORTH[square] if state.occ[n] in enemies)
+        enemies = context.enemies
+        adjacent = sum(1 for n in ORTH[square] if occ[n] in enemies)
         if unit.kind == GENERAL:
             value -= 1.5 * adjacent
             if not IN_ZONE[seat][square]:
@@ -141,11 +194,11 @@ class ManafieldsHeuristicBot:
         elif unit.kind == HERO:
             value -= 0.6 * adjacent
         elif unit.kind == ARCHERS:
-            in_range = any(row[state.pos[o]] <= unit.range for o in enemies)
+            in_range = any(row[p] <= unit.range for p in context.enemy_squares)
             value += (0.6 if in_range else 0.0) - 0.8 * adjacent
         else:
             for n in ORTH[square]:
-                target = state.occ[n]
+                target = occ[n]
                 if target in enemies:
                     value += 0.5 if BEATS.get(unit.kind) == state.unit[target].kind else 0.2
         return value

@@ -29,6 +29,7 @@ def manafields_moves(state: State, seat: Seat, legal: list[Action]) -> list[Acti
     """The subset of ``legal`` a search considers, in the order of ``legal``."""
     if not isinstance(state, ManafieldsState) or len(legal) <= KEEP + 1:
         return legal
-    scores = {a: _SCORER.score(state, seat, a) for a in legal if a not in _ALWAYS}
+    candidates = [a for a in legal if a not in _ALWAYS]
+    scores = dict(zip(candidates, _SCORER.scores(state, seat, candidates), strict=True))
     keep = set(sorted(scores, key=lambda a: (-scores[a], a))[:KEEP])
     return [a for a in legal if a in keep or a in _ALWAYS]

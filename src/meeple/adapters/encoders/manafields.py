@@ -30,6 +30,7 @@ from meeple.games.manafields.data import (
     SQUARES,
     UNIT_TYPES,
     UnitType,
+    unit_types,
 )
 from meeple.games.manafields.rules import ManafieldsState
 from meeple.games.manafields.scoring import EFFECTS as EFFECT_NUMBERS
@@ -135,9 +136,10 @@ class ManafieldsEncoder(BlockEncoder):
         # Per slot and type: the places of its type, kind and ability one-hots.
         type_at, kind_at, ability_at = at("units.type"), at("units.kind"), at("units.ability")
         self._type_ones: list[dict[str, tuple[int, ...]]] = []
+        types = unit_types(game.info.version)  # the same ids in every version, maybe not cards
         for slot in range(SLOTS):
             ones = {}
-            for index, (uid, unit) in enumerate(UNIT_TYPES.items()):
+            for index, (uid, unit) in enumerate(types.items()):
                 places = [
                     type_at + slot * len(TYPES) + index,
                     kind_at + slot * len(KINDS) + unit.kind,
@@ -146,7 +148,7 @@ class ManafieldsEncoder(BlockEncoder):
                     places.append(ability_at + slot * len(EFFECTS) + unit.ability.effect)
                 ones[uid] = tuple(places)
             self._type_ones.append(ones)
-        self._stats = {uid: _stats(unit) for uid, unit in UNIT_TYPES.items()}
+        self._stats = {uid: _stats(unit) for uid, unit in types.items()}
         fast = compiled_module("_fast_manafields", compiled)
         if fast is not None:
             writer: ManafieldsWriter = fast.ManafieldsWriter(
@@ -156,8 +158,8 @@ class ManafieldsEncoder(BlockEncoder):
                 SLOTS,
                 len(FACTIONS),
                 tuple(self._type_ones),
-                tuple(unit.kind for unit in UNIT_TYPES.values()),
-                tuple(tuple(self._stats[uid]) for uid in UNIT_TYPES),
+                tuple(unit.kind for unit in types.values()),
+                tuple(tuple(self._stats[uid]) for uid in types),
                 RULES.objective_squares,
                 OBJECTIVE_OF,
                 IN_ZONE,

@@ -159,7 +159,7 @@ def _read_units(state: ManafieldsState, units: Any) -> None:
         if not isinstance(entry, dict) or entry.get("slot") != LABELS[slot]:
             raise InvalidState(f"units[{slot}] must be the unit in slot {LABELS[slot]}")
         home = slot // ARMY
-        original = RULES.rosters[state.factions[home]][slot % ARMY]
+        original = RULES.rosters_of(state.game.info.version)[state.factions[home]][slot % ARMY]
         kind = entry["type"]
         if kind not in (original.id, RULES.zombie.id):
             raise InvalidState(f"slot {LABELS[slot]} holds {original.id} or a risen zombie")

@@ -10,6 +10,7 @@ free, so shifting a bitboard by one file never wraps round the board's edge.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -112,6 +113,15 @@ class RuleData:
     zombie: UnitType
     faction_titles: tuple[str, ...]
     rosters: tuple[tuple[UnitType, ...], ...]  # per faction, in slot order
+    version: int  # the rules version these cards are (``manafields/<version>``)
+    roster_versions: dict[int, tuple[tuple[UnitType, ...], ...]]  # every version's rosters
+
+    def rosters_of(self, version: int) -> tuple[tuple[UnitType, ...], ...]:
+        """The armies' cards at rules ``version``."""
+        try:
+            return self.roster_versions[version]
+        except KeyError:
+            raise ValueError(f"Manafields has no rules version {version}") from None
 
 
 def _square(text: str, width: int, height: int) -> int:
@@ -154,15 +164,20 @@ def load_rules(text: str | None = None) -> RuleData:
     raw = json.loads(text)
     board = raw["board"]
     width, height = int(board["width"]), int(board["height"])
-    rosters = []
-    for index, name in enumerate(FACTIONS):
-        units = raw["factions"][name]["units"]
-        roster = tuple(_unit(u, f"{name}/{i}", index, width, height) for i, u in enumerate(units))
-        if [u.kind for u in roster[:2]] != [GENERAL, HERO]:
-            raise ValueError(f"{name}: an army lists its General, then its Hero, first")
-        rosters.append(roster)
-    if len({len(r) for r in rosters}) != 1:
-        raise ValueError("every army fields the same number of units (fixed unit slots)")
+    version = int(raw.get("version", 1))
+    cards = copy.deepcopy(raw["factions"])
+    versions = {version: _rosters(cards, width, height)}
+    earlier = raw.get("earlier_cards", {})
+    for older in range(version - 1, 0, -1):
+        for uid, changes in earlier.get(str(older), {}).items():
+            faction, _, index = uid.partition("/")
+            card = cards[faction]["units"][int(index)]
+            for field, value in changes.items():
+                if field == "ability":
+                    card["ability"].update(value)
+                else:
+                    card[field] = value
+        versions[older] = _rosters(cards, width, height)
     return RuleData(
         width=width,
         height=height,
@@ -178,8 +193,23 @@ def load_rules(text: str | None = None) -> RuleData:
         effects={k: int(v) for k, v in raw["effects"].items()},
         zombie=_unit(raw["zombie"], "zombie", -1, width, height),
         faction_titles=tuple(str(raw["factions"][f]["title"]) for f in FACTIONS),
-        rosters=tuple(rosters),
+        rosters=versions[version],
+        version=version,
+        roster_versions=versions,
     )
+
+
+def _rosters(cards: dict[str, Any], width: int, height: int) -> tuple[tuple[UnitType, ...], ...]:
+    rosters = []
+    for index, name in enumerate(FACTIONS):
+        units = cards[name]["units"]
+        roster = tuple(_unit(u, f"{name}/{i}", index, width, height) for i, u in enumerate(units))
+        if [u.kind for u in roster[:2]] != [GENERAL, HERO]:
+            raise ValueError(f"{name}: an army lists its General, then its Hero, first")
+        rosters.append(roster)
+    if len({len(r) for r in rosters}) != 1:
+        raise ValueError("every army fields the same number of units (fixed unit slots)")
+    return tuple(rosters)
 
 
 RULES = load_rules()
@@ -189,8 +219,17 @@ STRIDE = WIDTH + 1
 ARMY = len(RULES.rosters[0])
 """Unit slots per army; slots ``seat * ARMY ..`` start as that seat's units."""
 SLOTS = 2 * ARMY
-UNIT_TYPES: dict[str, UnitType] = {u.id: u for r in RULES.rosters for u in r}
-UNIT_TYPES[RULES.zombie.id] = RULES.zombie
+
+
+def unit_types(version: int = RULES.version) -> dict[str, UnitType]:
+    """Every unit type at rules ``version`` by id: each faction's roster in order, then the
+    Zombie. The ids are the same in every version; the cards may differ."""
+    types = {u.id: u for r in RULES.rosters_of(version) for u in r}
+    types[RULES.zombie.id] = RULES.zombie
+    return types
+
+
+UNIT_TYPES = unit_types()
 
 COL = tuple(s % WIDTH for s in range(SQUARES))
 ROW = tuple(s // WIDTH for s in range(SQUARES))
@@ -253,7 +292,8 @@ def square_index(name: str) -> int | None:
 
 
 def _check_board() -> None:
-    for faction, roster in enumerate(RULES.rosters):
+    every = [(f, r) for rosters in RULES.roster_versions.values() for f, r in enumerate(rosters)]
+    for faction, roster in every:
         squares = [u.square for u in roster]
         if len(set(squares)) != len(squares) or any(not IN_ZONE[0][s] for s in squares):
             raise ValueError(f"{FACTIONS[faction]}: deploy on distinct squares of the zone")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+from functools import cached_property
 from typing import ClassVar
 
 from meeple.core.game import Game, GameInfo, OptionSpec
 from meeple.core.types import JSON, Action
 from meeple.games.manafields import notation
 from meeple.games.manafields.codec import state_from_json
-from meeple.games.manafields.data import FACTIONS, NAMES, RULES
+from meeple.games.manafields.data import FACTIONS, NAMES, RULES, UnitType
 from meeple.games.manafields.rules import MAX_ACTIONS_PER_TURN, ManafieldsState
 
 
@@ -23,7 +25,7 @@ class Manafields(Game):
 
     info: ClassVar[GameInfo] = GameInfo(
         name="manafields",
-        version=1,
+        version=RULES.version,
         title="Manafields",
         min_seats=2,
         max_seats=2,
@@ -57,6 +59,11 @@ class Manafields(Game):
         ),
     )
 
+    @cached_property
+    def rosters(self) -> tuple[tuple[UnitType, ...], ...]:
+        """The armies' cards at this rules version, per faction in slot order."""
+        return RULES.rosters_of(self.info.version)
+
     def num_distinct_actions(self) -> int:
         return notation.NUM_ACTIONS
 
@@ -87,3 +94,10 @@ class Manafields(Game):
         elif other >= 0:
             data["target"] = notation.LABELS[other]
         return data
+
+
+class Manafields1(Manafields):
+    """Manafields with the first unit cards (``manafields/1``), kept so that its records
+    replay; everything but the cards is the same. See docs/rules/manafields.md, Versions."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(Manafields.info, version=1)

@@ -52,7 +52,9 @@ NEAR_BITS = tuple(
 )
 """NEAR_BITS[square]: the squares within 4 of it (a free Move needs no enemy there)."""
 
-MAX_SPEED = max(u.speed for r in RULES.rosters for u in (*r, RULES.zombie))
+MAX_SPEED = max(
+    u.speed for rs in RULES.roster_versions.values() for r in rs for u in (*r, RULES.zombie)
+)
 WINDOW_BITS = tuple(
     tuple(_bits(t for t in range(SQUARES) if DIST[s][t] <= speed) for s in range(SQUARES))
     for speed in range(MAX_SPEED + 1)

@@ -161,7 +161,7 @@ class ManafieldsState(State):
         state.turn_limit = game.option("turn_limit")
         shuffled = game.option("deployment") == "shuffled"
         for seat in (0, 1):
-            roster = RULES.rosters[state.factions[seat]]
+            roster = game.rosters[state.factions[seat]]
             squares = [u.square for u in roster]
             if shuffled:
                 zone = [s for s in range(SQUARES) if IN_ZONE[0][s] and s not in RULES.terrain]

@@ -16,6 +16,7 @@ which is what ``state.view(seat)`` shows.
 from __future__ import annotations
 
 from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
+from meeple.ai.pruning import keep_best
 from meeple.core import Action, Seat, State
 from meeple.games.maiterra import MaiterraState
 from meeple.games.maiterra import notation as ids
@@ -33,12 +34,8 @@ def maiterra_moves(state: State, seat: Seat, legal: list[Action]) -> list[Action
         return legal
     if state.phase == DRAFT:
         scores = {a: _SCORER.draft_score(state, seat, a) for a in legal}
-        best = sorted(legal, key=lambda a: (-scores[a], a))[:KEEP]
-    else:
-        budget = state.budget(seat)
-        scores = {a: _SCORER.order_score(state, seat, a, budget) for a in legal}
-        ranked = sorted((a for a in legal if scores[a] > 0), key=lambda a: (-scores[a], a))
-        best = ranked[:KEEP]
-    keep = set(best)
-    kept = [a for a in legal if a in keep or a == ids.END]
-    return kept or legal
+        return keep_best(legal, scores, KEEP, (ids.END,)) or legal
+    budget = state.budget(seat)
+    scores = {a: _SCORER.order_score(state, seat, a, budget) for a in legal}
+    positive = {a: score for a, score in scores.items() if score > 0}
+    return keep_best(legal, positive, KEEP, (ids.END,)) or legal

@@ -14,6 +14,7 @@ Manafields hides nothing but the dice: what the heuristic reads is what
 from __future__ import annotations
 
 from meeple.ai.manafields_heuristic import ManafieldsHeuristicBot
+from meeple.ai.pruning import keep_best
 from meeple.core import Action, Seat, State
 from meeple.games.manafields import ManafieldsState
 from meeple.games.manafields import notation as ids
@@ -31,5 +32,4 @@ def manafields_moves(state: State, seat: Seat, legal: list[Action]) -> list[Acti
         return legal
     candidates = [a for a in legal if a not in _ALWAYS]
     scores = dict(zip(candidates, _SCORER.scores(state, seat, candidates), strict=True))
-    keep = set(sorted(scores, key=lambda a: (-scores[a], a))[:KEEP])
-    return [a for a in legal if a in keep or a in _ALWAYS]
+    return keep_best(legal, scores, KEEP, _ALWAYS)

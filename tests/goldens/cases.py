@@ -27,6 +27,18 @@ CASES += [
 ]
 
 CASES += [
+    (
+        f"manafields-2/{a}-{b}.txt",
+        "manafields/2",
+        2,
+        {"faction0": a, "faction1": b, "turn_limit": 2},
+        30 + i,
+        30 + i,
+    )
+    for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
+]
+
+CASES += [
     ("maiterra/2-seats-seed4.txt", "maiterra/1", 2, {}, 4, 4),
     ("maiterra/3-seats-seed12.txt", "maiterra/1", 3, {}, 12, 12),
     ("maiterra/4-seats-seed17.txt", "maiterra/1", 4, {}, 17, 17),

@@ -2,6 +2,9 @@
 
 Slots: ``A``-``F`` are seat 0's army in roster order (General, Hero, then four Troops:
 see data/rules.json), ``G``-``L`` seat 1's.
+
+The worked examples were written against the first unit cards, so positions are built with
+``manafields/1``: the rules are the same in every version, only the cards differ.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from typing import Any
 
 from meeple.core.rng import Rng
 from meeple.core.types import Action
-from meeple.games.manafields import Manafields, ManafieldsState
+from meeple.games.manafields import Manafields1, ManafieldsState
 from meeple.games.manafields.data import RULES, square_index
 from meeple.games.manafields.notation import LABELS, parse_action
 
@@ -36,7 +39,7 @@ def position(
 ) -> ManafieldsState:
     """Seat ``turn % 2`` to play with 3 OP; only ``units`` (letter -> square or
     (square, hp)) alive; every other unit dead where it was deployed."""
-    game = Manafields(options={"faction0": faction0, "faction1": faction1, **options})
+    game = Manafields1(options={"faction0": faction0, "faction1": faction1, **options})
     state = game.new_initial_state(0)
     for index in range(len(state.hp)):
         if state.hp[index] > 0:

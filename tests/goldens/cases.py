@@ -14,27 +14,18 @@ CASES: list[tuple[str, str, int, dict[str, Any], int, int]] = [
 ]
 
 _MANAFIELDS = ("humans", "elves", "orcs", "undead")
+# Every pairing at each rules version: (folder, game id, first seed).
+_MANAFIELDS_VERSIONS = (("manafields", "manafields/1", 10), ("manafields-2", "manafields/2", 30))
 CASES += [
     (
-        f"manafields/{a}-{b}.txt",
-        "manafields/1",
+        f"{folder}/{a}-{b}.txt",
+        game_id,
         2,
         {"faction0": a, "faction1": b, "turn_limit": 2},
-        10 + i,
-        10 + i,
+        first + i,
+        first + i,
     )
-    for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
-]
-
-CASES += [
-    (
-        f"manafields-2/{a}-{b}.txt",
-        "manafields/2",
-        2,
-        {"faction0": a, "faction1": b, "turn_limit": 2},
-        30 + i,
-        30 + i,
-    )
+    for folder, game_id, first in _MANAFIELDS_VERSIONS
     for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
 ]
 

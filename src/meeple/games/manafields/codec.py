@@ -20,6 +20,7 @@ from meeple.games.manafields.data import (
     SLOTS,
     SQUARES,
     UNDEAD,
+    UnitType,
     square_index,
 )
 from meeple.games.manafields.notation import LABELS
@@ -147,19 +148,21 @@ def _read(game: Any, data: JSON) -> ManafieldsState:
     state.reason = reason or ""
     if state.picks and FACTIONS[state.factions[state.active]] not in ("elves", "undead"):
         raise InvalidState("only the Elves and the Undead pick units for their Faction Ability")
-    _read_units(state, data["units"])
+    _read_units(state, data["units"], game.rosters)
     state.rng = Rng.from_json(data["rng"])
     return state
 
 
-def _read_units(state: ManafieldsState, units: Any) -> None:
+def _read_units(
+    state: ManafieldsState, units: Any, rosters: tuple[tuple[UnitType, ...], ...]
+) -> None:
     if not isinstance(units, list) or len(units) != SLOTS:
         raise InvalidState(f"units must list {SLOTS} slots")
     for slot, entry in enumerate(units):
         if not isinstance(entry, dict) or entry.get("slot") != LABELS[slot]:
             raise InvalidState(f"units[{slot}] must be the unit in slot {LABELS[slot]}")
         home = slot // ARMY
-        original = RULES.rosters_of(state.game.info.version)[state.factions[home]][slot % ARMY]
+        original = rosters[state.factions[home]][slot % ARMY]
         kind = entry["type"]
         if kind not in (original.id, RULES.zombie.id):
             raise InvalidState(f"slot {LABELS[slot]} holds {original.id} or a risen zombie")

@@ -70,8 +70,9 @@ def harm_value(state: ManafieldsState, target: int, damage: float) -> float:
 
 
 class _Context:
-    """What every action of one decision shares: the living enemies, and each unit's
-    :meth:`ManafieldsHeuristicBot.place_value` where it stands (worked out when asked)."""
+    """What every action of one decision shares: the living enemies and their squares, and
+    per unit (worked out when first asked) its Move cost, the objective squares open to it
+    and the :meth:`ManafieldsHeuristicBot.place_value` of the square it stands on."""
 
     __slots__ = ("_cost", "_here", "_open", "enemies", "enemy_squares", "seat", "state")
 

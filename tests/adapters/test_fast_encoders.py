@@ -38,6 +38,21 @@ MAATATAHAY_OPTIONS: list[dict[str, Any]] = [
     )
 ]
 OPTION_IDS = ["-".join(str(v) for v in options.values()) for options in MAATATAHAY_OPTIONS]
+
+
+def assert_same_vectors(compiled: Any, python: Any, state: State, seats: int) -> None:
+    """The compiled encoder writes the Python one's float32 bytes: the shared part, each
+    seat's observation, and each observation built from the shared part."""
+    shared = compiled.shared(state)
+    assert shared.dtype == np.float32
+    assert shared.tobytes() == python.shared(state).tobytes()
+    for seat in range(seats):
+        vector = compiled.observe(state, seat)
+        assert vector.dtype == np.float32
+        assert vector.tobytes() == python.observe(state, seat).tobytes()
+        assert compiled.personal(shared, state, seat).tobytes() == vector.tobytes()
+
+
 PLAYOUTS = 12
 
 
@@ -85,14 +100,7 @@ def test_compiled_maatatahay_vectors_equal_the_python_ones(options: dict[str, An
     phases = set()
     for state in every_state(game):
         phases.add(PHASES[state.phase])  # type: ignore[attr-defined]
-        shared = compiled.shared(state)
-        assert shared.dtype == np.float32
-        assert shared.tobytes() == python.shared(state).tobytes()
-        for seat in range(game.seats):
-            vector = compiled.observe(state, seat)
-            assert vector.dtype == np.float32
-            assert vector.tobytes() == python.observe(state, seat).tobytes()
-            assert compiled.personal(shared, state, seat).tobytes() == vector.tobytes()
+        assert_same_vectors(compiled, python, state, game.seats)
     assert phases == set(PHASES)
 
 
@@ -193,14 +201,7 @@ def test_compiled_manafields_vectors_equal_the_python_ones(options: dict[str, An
     python = ManafieldsEncoder(game, compiled=False)
     assert compiled.compiled and not python.compiled
     for state in manafields_states(game):
-        shared = compiled.shared(state)
-        assert shared.dtype == np.float32
-        assert shared.tobytes() == python.shared(state).tobytes()
-        for seat in range(game.seats):
-            vector = compiled.observe(state, seat)
-            assert vector.dtype == np.float32
-            assert vector.tobytes() == python.observe(state, seat).tobytes()
-            assert compiled.personal(shared, state, seat).tobytes() == vector.tobytes()
+        assert_same_vectors(compiled, python, state, game.seats)
 
 
 def test_the_manafields_positions_compared_meet_every_moment() -> None:

@@ -15,7 +15,11 @@ CASES: list[tuple[str, str, int, dict[str, Any], int, int]] = [
 
 _MANAFIELDS = ("humans", "elves", "orcs", "undead")
 # Every pairing at each rules version: (folder, game id, first seed).
-_MANAFIELDS_VERSIONS = (("manafields", "manafields/1", 10), ("manafields-2", "manafields/2", 30))
+_MANAFIELDS_VERSIONS = (
+    ("manafields", "manafields/1", 10),
+    ("manafields-2", "manafields/2", 30),
+    ("manafields-3", "manafields/3", 50),
+)
 CASES += [
     (
         f"{folder}/{a}-{b}.txt",

@@ -14,7 +14,8 @@ from meeple.adapters.encoders.manafields import STATS as ENCODED_STATS
 from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.core import UnknownGame, load_game
 from meeple.games.manafields import ManafieldsState
-from meeple.games.manafields.data import FACTIONS, RULES, SLOTS, load_rules, unit_types
+from meeple.games.manafields.data import FACTIONS, RULES, SLOTS, ZOMBIE, load_rules, unit_types
+from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields
 
 VERSIONS = sorted(RULES.roster_versions)
 
@@ -57,6 +58,27 @@ def test_every_version_is_registered_and_the_latest_is_the_default() -> None:
         assert game.rosters == RULES.rosters_of(version)  # type: ignore[attr-defined]
     with pytest.raises(UnknownGame):
         load_game(f"manafields/{VERSIONS[-1] + 1}")
+    classes = [*EARLIER_VERSIONS, Manafields]
+    assert [c.info.version for c in classes] == VERSIONS, "one game class for each version"
+
+
+def test_the_undead_deploy_ghouls_from_version_3_a_zombie_before() -> None:
+    """Version 3 changes one card: the Zombie the Undead deploy becomes the Ghouls (Speed 3,
+    3 HP), still a Zombie under the rules (it can explode, it is not a Troop). A Zombie that
+    rises keeps the Zombie card in every version."""
+    undead = FACTIONS.index("undead")
+    ghouls = RULES.rosters_of(3)[undead][5]
+    assert (ghouls.name, ghouls.kind, ghouls.speed, ghouls.hp) == ("Ghouls", ZOMBIE, 3, 3)
+    before = RULES.rosters_of(2)[undead][5]
+    assert (before.name, before.kind, before.speed, before.hp) == ("Zombie", ZOMBIE, 2, 4)
+    assert (RULES.zombie.speed, RULES.zombie.hp) == (2, 4)
+    changed = [
+        (f, i)
+        for f in range(len(FACTIONS))
+        for i, card in enumerate(RULES.rosters_of(3)[f])
+        if card != RULES.rosters_of(2)[f][i]
+    ]
+    assert changed == [(undead, 5)]
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -4,11 +4,11 @@ Rules: docs/rules/manafields.md; the numbers the rules read: data/rules.json.
 """
 
 from meeple.core.registry import register
-from meeple.games.manafields.game import Manafields, Manafields1
+from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields, Manafields1, Manafields2
 from meeple.games.manafields.rules import ManafieldsState
 
 register(Manafields)
-if Manafields1.info.version != Manafields.info.version:
-    register(Manafields1)
+for _earlier in EARLIER_VERSIONS:
+    register(_earlier)
 
-__all__ = ["Manafields", "Manafields1", "ManafieldsState"]
+__all__ = ["Manafields", "Manafields1", "Manafields2", "ManafieldsState"]

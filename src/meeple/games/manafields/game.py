@@ -101,3 +101,15 @@ class Manafields1(Manafields):
     replay; everything but the cards is the same. See docs/rules/manafields.md, Versions."""
 
     info: ClassVar[GameInfo] = dataclasses.replace(Manafields.info, version=1)
+
+
+class Manafields2(Manafields):
+    """Manafields with the unit cards of ``manafields/2`` (the Undead's deployed Zombie
+    before the Ghouls), kept so that its records replay. See docs/rules/manafields.md,
+    Versions."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(Manafields.info, version=2)
+
+
+EARLIER_VERSIONS: tuple[type[Manafields], ...] = (Manafields1, Manafields2)
+"""A class for each earlier rules version, oldest first; :class:`Manafields` is the newest."""

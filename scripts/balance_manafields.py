@@ -9,7 +9,9 @@ and prints the first seat's win rate with a 95 % Wilson interval, draws, the mea
 turns and how matches ended; then each match-up over both seat orders, each faction's
 overall win rate and first vs second seat.
 ``--workers`` plays the pairings in that many processes (the results do not depend on it);
-``--pairings`` plays only the named ones.
+``--pairings`` plays only the named ones. ``--merge a.json b.json`` plays nothing: it adds up
+the pairings of earlier runs' ``--json`` files (say, one card set on several seeds) and
+prints the same tables for them all together.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import multiprocessing
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -94,48 +97,59 @@ def play_pairing(args: tuple[str, str, int, int, int | None]) -> dict[str, Any]:
             "mean_turns": sum(turns) / len(turns), "ends": dict(ends)}  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="matches per pairing")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--turn-limit", type=int, default=None)
-    parser.add_argument("--json", type=Path, default=None, help="write the table as JSON")
-    parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--pairings", default="", help="first-second,... (default: all 16)")
-    args = parser.parse_args()
-    started = time.perf_counter()
+def merge(paths: list[Path]) -> list[dict[str, Any]]:
+    """The pairings of several runs' JSON files added up, in the first file's order."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in paths:
+        for row in json.loads(path.read_text())["pairings"]:
+            key = (row["first"], row["second"])
+            into = merged.setdefault(
+                key, {"first": key[0], "second": key[1], "games": 0, "first_wins": 0,
+                      "second_wins": 0, "draws": 0, "turns": 0.0, "ends": Counter()}
+            )  # fmt: skip
+            for field in ("games", "first_wins", "second_wins", "draws"):
+                into[field] += row[field]
+            into["turns"] += row["mean_turns"] * row["games"]
+            into["ends"].update(row["ends"])
     rows = []
+    for row in merged.values():
+        games = row["games"]
+        low, high = wilson(row["first_wins"] + row["draws"] / 2, games)
+        turns = row.pop("turns")
+        rows.append(row | {"first_rate": (row["first_wins"] + row["draws"] / 2) / games,
+                           "ci95": [low, high], "mean_turns": turns / games,
+                           "ends": dict(row["ends"])})  # fmt: skip
+    return rows
+
+
+def report(rows: Iterable[dict[str, Any]], started: float) -> dict[str, Any]:
+    """Print the tables for the pairings' rows as they come; return them as JSON."""
     faction_points: dict[str, float] = dict.fromkeys(FACTIONS, 0.0)
     faction_games: Counter[str] = Counter()
     seat_wins = [0.0, 0.0]
     total = 0
     turn_total = 0.0
+    seen = []
     header = f"{'first':8} {'second':8} {'first wins':>10} {'95% CI':>13} {'draws':>5}"
     print(header + f" {'turns':>6}  ends")
-    pairings = [(f0, f1) for f0 in FACTIONS for f1 in FACTIONS]
-    if args.pairings:
-        wanted = {tuple(p.split("-")) for p in args.pairings.split(",")}
-        pairings = [p for p in pairings if p in wanted]
-    jobs = [(f0, f1, args.games, args.seed, args.turn_limit) for f0, f1 in pairings]
-    with multiprocessing.Pool(args.workers) as pool:
-        for row in pool.imap(play_pairing, jobs):
-            rows.append(row)
-            f0, f1, games = row["first"], row["second"], row["games"]
-            points = [row["first_wins"] + row["draws"] / 2, row["second_wins"] + row["draws"] / 2]
-            for seat, faction in ((0, f0), (1, f1)):
-                faction_points[faction] += points[seat]
-                faction_games[faction] += games
-                seat_wins[seat] += points[seat]
-            total += games
-            turn_total += row["mean_turns"] * games
-            low, high = row["ci95"]
-            print(
-                f"{f0:8} {f1:8} {row['first_rate']:10.0%} {f'{low:.0%}-{high:.0%}':>13}"
-                f" {row['draws']:5d} {row['mean_turns']:6.1f}  {row['ends']}",
-                flush=True,
-            )
+    for row in rows:
+        seen.append(row)
+        f0, f1, games = row["first"], row["second"], row["games"]
+        points = [row["first_wins"] + row["draws"] / 2, row["second_wins"] + row["draws"] / 2]
+        for seat, faction in ((0, f0), (1, f1)):
+            faction_points[faction] += points[seat]
+            faction_games[faction] += games
+            seat_wins[seat] += points[seat]
+        total += games
+        turn_total += row["mean_turns"] * games
+        low, high = row["ci95"]
+        print(
+            f"{f0:8} {f1:8} {row['first_rate']:10.1%} {f'{low:.1%}-{high:.1%}':>13}"
+            f" {row['draws']:5d} {row['mean_turns']:6.1f}  {row['ends']}",
+            flush=True,
+        )
     print()
-    matchups = matchup_table(rows)
+    matchups = matchup_table(seen)
     print("match-ups over both seat orders (the row faction's share, draws count half):")
     print(f"{'':8} " + " ".join(f"{f:>15}" for f in FACTIONS))
     for f0 in FACTIONS:
@@ -157,20 +171,41 @@ def main() -> None:
         low, high = wilson(faction_points[faction], n)
         factions[faction] = {"rate": faction_points[faction] / n, "games": n, "ci95": [low, high]}
         rate = faction_points[faction] / n
-        print(f"{faction:8} wins {rate:5.0%} of {n} seats  ({low:.0%}-{high:.0%})")
+        print(f"{faction:8} wins {rate:5.1%} of {n} seats  ({low:.1%}-{high:.1%})")
     low, high = wilson(seat_wins[0], total)
-    print(f"first seat wins {seat_wins[0] / total:.1%} of {total} ({low:.0%}-{high:.0%})")
+    print(f"first seat wins {seat_wins[0] / total:.1%} of {total} ({low:.1%}-{high:.1%})")
     elapsed = time.perf_counter() - started
     print(f"mean length {turn_total / total:.1f} turns; {elapsed:.0f} s")
+    return {"pairings": seen, "matchups": matchups, "factions": factions,
+            "first_seat": {"rate": seat_wins[0] / total, "games": total, "ci95": [low, high]},
+            "mean_turns": turn_total / total}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="matches per pairing")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--turn-limit", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=None, help="write the table as JSON")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--pairings", default="", help="first-second,... (default: all 16)")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", default=None, help="add up earlier runs' JSON files"
+    )
+    args = parser.parse_args()
+    started = time.perf_counter()
+    if args.merge:
+        table = report(merge(args.merge), started)
+    else:
+        pairings = [(f0, f1) for f0 in FACTIONS for f1 in FACTIONS]
+        if args.pairings:
+            wanted = {tuple(p.split("-")) for p in args.pairings.split(",")}
+            pairings = [p for p in pairings if p in wanted]
+        jobs = [(f0, f1, args.games, args.seed, args.turn_limit) for f0, f1 in pairings]
+        with multiprocessing.Pool(args.workers) as pool:
+            table = report(pool.imap(play_pairing, jobs), started)
     if args.json is not None:
-        args.json.write_text(
-            json.dumps(
-                {"pairings": rows, "matchups": matchups, "factions": factions,
-                 "first_seat": {"rate": seat_wins[0] / total, "games": total, "ci95": [low, high]},
-                 "mean_turns": turn_total / total},
-                indent=2,
-            )
-        )  # fmt: skip
+        args.json.write_text(json.dumps(table, indent=2))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,13 @@ from rich.table import Table
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.common import console, fail, open_game, read_record
 from meeple.cli.export import export_trajectories
-from meeple.cli.play import PlaySession, default_opponent, human_seats, team_option
+from meeple.cli.play import (
+    PlaySession,
+    default_opponent,
+    faction_choices,
+    human_seats,
+    team_option,
+)
 from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
@@ -47,7 +53,8 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         str | None,
         typer.Option(
             help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat); "
-            "default greedy (Maiterra: maiterra-heuristic)."
+            "default greedy (Maiterra: maiterra-heuristic, Manafields: heuristic). "
+            "Manafields also takes the enemy's faction here (--vs orcs), against the default bot."
         ),
     ] = None,
     seat: Annotated[int, typer.Option(help="Your seat (0 moves Balan in Maatatahay).")] = 0,
@@ -66,6 +73,10 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
 ) -> None:
     """Play in the terminal against a bot, or hot-seat with --vs human."""
     configured = open_game(game)
+    if vs is not None and vs.lower() in faction_choices(configured):
+        if enemy is not None and enemy.lower() != vs.lower():
+            raise fail(f"--vs names the enemy faction {vs!r} and --enemy {enemy!r}: give one")
+        enemy, vs = vs, None
     vs = vs or default_opponent(configured.info.name)
     if seats is not None or teams:
         options = dict(configured.options)

@@ -271,12 +271,20 @@ class PlaySession:
             self.console.print(f"Scores: {escape(scores)}")
 
 
-DEFAULT_OPPONENTS = {"maiterra": "maiterra-heuristic"}
+DEFAULT_OPPONENTS = {"maiterra": "maiterra-heuristic", "manafields": "heuristic"}
 """The bot ``meeple play`` seats when no ``--vs`` is given (greedy for the others)."""
 
 
 def default_opponent(game_name: str) -> str:
     return DEFAULT_OPPONENTS.get(game_name, "greedy")
+
+
+def faction_choices(game: Game) -> tuple[str, ...]:
+    """The factions a seat of ``game`` may play (its ``faction0`` option), or none."""
+    for spec in game.info.options:
+        if spec.name == "faction0" and spec.choices:
+            return tuple(str(choice) for choice in spec.choices)
+    return ()
 
 
 def team_option(seats: int) -> str:

@@ -73,6 +73,19 @@ def play(game: Manafields, seed: int) -> tuple[int, int, str]:
     return winner, state.turn + 1, outcome.reason
 
 
+def pairing_row(
+    first: str, second: str, wins: list[int], turns: float, ends: Counter[str]
+) -> dict[str, Any]:
+    """A pairing's row of the table from its counts: ``wins`` is (first, second, draws),
+    ``turns`` the matches' turns added up."""
+    games = sum(wins)
+    points = wins[0] + wins[2] / 2
+    low, high = wilson(points, games)
+    return {"first": first, "second": second, "games": games, "first_wins": wins[0],
+            "second_wins": wins[1], "draws": wins[2], "first_rate": points / games,
+            "ci95": [low, high], "mean_turns": turns / games, "ends": dict(ends)}  # fmt: skip
+
+
 def play_pairing(args: tuple[str, str, int, int, int | None]) -> dict[str, Any]:
     """Play one pairing's matches; its row of the table."""
     f0, f1, games, seed, turn_limit = args
@@ -81,45 +94,34 @@ def play_pairing(args: tuple[str, str, int, int, int | None]) -> dict[str, Any]:
         options["turn_limit"] = turn_limit
     game = Manafields(options=options)
     wins = [0, 0, 0]
-    turns = []
+    turns = 0
     ends: Counter[str] = Counter()
     for index in range(games):
         winner, length, reason = play(
             game, mix_seed(seed, FACTIONS.index(f0), FACTIONS.index(f1), index)
         )
         wins[winner] += 1
-        turns.append(length)
+        turns += length
         ends[reason] += 1
-    low, high = wilson(wins[0] + wins[2] / 2, games)
-    return {"first": f0, "second": f1, "games": games, "first_wins": wins[0],
-            "second_wins": wins[1], "draws": wins[2],
-            "first_rate": (wins[0] + wins[2] / 2) / games, "ci95": [low, high],
-            "mean_turns": sum(turns) / len(turns), "ends": dict(ends)}  # fmt: skip
+    return pairing_row(f0, f1, wins, turns, ends)
 
 
 def merge(paths: list[Path]) -> list[dict[str, Any]]:
     """The pairings of several runs' JSON files added up, in the first file's order."""
-    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    counts: dict[tuple[str, str], tuple[list[int], list[float], Counter[str]]] = {}
     for path in paths:
         for row in json.loads(path.read_text())["pairings"]:
-            key = (row["first"], row["second"])
-            into = merged.setdefault(
-                key, {"first": key[0], "second": key[1], "games": 0, "first_wins": 0,
-                      "second_wins": 0, "draws": 0, "turns": 0.0, "ends": Counter()}
-            )  # fmt: skip
-            for field in ("games", "first_wins", "second_wins", "draws"):
-                into[field] += row[field]
-            into["turns"] += row["mean_turns"] * row["games"]
-            into["ends"].update(row["ends"])
-    rows = []
-    for row in merged.values():
-        games = row["games"]
-        low, high = wilson(row["first_wins"] + row["draws"] / 2, games)
-        turns = row.pop("turns")
-        rows.append(row | {"first_rate": (row["first_wins"] + row["draws"] / 2) / games,
-                           "ci95": [low, high], "mean_turns": turns / games,
-                           "ends": dict(row["ends"])})  # fmt: skip
-    return rows
+            wins, turns, ends = counts.setdefault(
+                (row["first"], row["second"]), ([0, 0, 0], [0.0], Counter())
+            )
+            for i, field in enumerate(("first_wins", "second_wins", "draws")):
+                wins[i] += row[field]
+            turns[0] += row["mean_turns"] * row["games"]
+            ends.update(row["ends"])
+    return [
+        pairing_row(first, second, wins, turns[0], ends)
+        for (first, second), (wins, turns, ends) in counts.items()
+    ]
 
 
 def report(rows: Iterable[dict[str, Any]], started: float) -> dict[str, Any]:

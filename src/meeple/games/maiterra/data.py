@@ -99,6 +99,7 @@ class Region:
 
 @dataclass(frozen=True, slots=True)
 class RuleData:
+    version: int  # the rules version these numbers are (``maiterra/<version>``)
     houses: tuple[str, ...]
     regions: dict[int, Region]
     min_land_neighbours: int
@@ -135,7 +136,9 @@ class RuleData:
     flank_per_direction: int
     flank_max: int
     road_loser_loses: str
+    road_fights: str  # "every_crossing" (version 2 on) or "first_steps" (version 1)
     tie_rerolls: int
+    star_card: str  # "any_lost_fight" (version 2 on) or "units_lost" (version 1)
     moon_cavalry_defence: int
     tower_science_centres: int
     sun_farms_per_food: int
@@ -157,11 +160,56 @@ def _cost(raw: dict[str, Any]) -> tuple[int, int, int, int]:
     )
 
 
-def load_rules(text: str | None = None) -> RuleData:
-    """Read rules.json (or the given JSON text) into a :class:`RuleData`."""
+ROAD_FIGHTS = ("every_crossing", "first_steps")
+STAR_CARDS = ("any_lost_fight", "units_lost")
+
+
+def _merged(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``changes`` laid over it: objects merge key by key, anything else
+    (numbers, strings, lists) is replaced whole."""
+    out = dict(base)
+    for key, value in changes.items():
+        old = out.get(key)
+        out[key] = (
+            _merged(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+        )
+    return out
+
+
+def load_rule_versions(text: str | None = None) -> dict[int, RuleData]:
+    """Every rules version's numbers from rules.json (or the given JSON text).
+
+    The file states the newest version (``"version"``) in full; ``"earlier"`` holds, for
+    each older version, only what differs from the version after it, laid over that one
+    (objects key by key). So version ``n - 1`` is version ``n`` with ``earlier["n-1"]``,
+    version ``n - 2`` that with ``earlier["n-2"]``, and so on down to 1.
+    """
     if text is None:
         text = resources.files(__package__).joinpath("data/rules.json").read_text("utf-8")
     raw = json.loads(text)
+    newest = int(raw.get("version", 1))
+    earlier = raw.get("earlier", {})
+    versions = {newest: _rule_data(raw, newest)}
+    current = raw
+    for older in range(newest - 1, 0, -1):
+        current = _merged(current, earlier.get(str(older), {}))
+        versions[older] = _rule_data(current, older)
+    return versions
+
+
+def load_rules(text: str | None = None) -> RuleData:
+    """The newest rules version's numbers from rules.json (or the given JSON text)."""
+    versions = load_rule_versions(text)
+    return versions[max(versions)]
+
+
+def _choice(value: Any, allowed: tuple[str, ...], key: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"rules.json: {key} must be one of {allowed}, got {value!r}")
+    return str(value)
+
+
+def _rule_data(raw: dict[str, Any], version: int) -> RuleData:
     buildings = tuple(
         Building(
             name=b["name"],
@@ -177,6 +225,7 @@ def load_rules(text: str | None = None) -> RuleData:
     land = raw["lakeland"]
     combat, perks, cards = raw["combat"], raw["perks"], raw["cards"]
     return RuleData(
+        version=version,
         houses=tuple(raw["houses"]),
         regions={
             seats: Region(
@@ -223,7 +272,9 @@ def load_rules(text: str | None = None) -> RuleData:
         flank_per_direction=int(combat["flank_per_direction"]),
         flank_max=int(combat["flank_max"]),
         road_loser_loses=str(combat["road_loser_loses"]),
+        road_fights=_choice(combat["road_fights"], ROAD_FIGHTS, "combat.road_fights"),
         tie_rerolls=int(combat["tie_rerolls"]),
+        star_card=_choice(perks["star_card"], STAR_CARDS, "perks.star_card"),
         moon_cavalry_defence=int(perks["moon_cavalry_defence"]),
         tower_science_centres=int(perks["tower_science_centres"]),
         sun_farms_per_food=int(perks["sun_farms_per_food"]),
@@ -237,7 +288,11 @@ def load_rules(text: str | None = None) -> RuleData:
     )
 
 
-RULES = load_rules()
+RULE_VERSIONS = load_rule_versions()
+"""Every rules version's numbers; the game class of a version reads its own (``rules``)."""
+RULES = RULE_VERSIONS[max(RULE_VERSIONS)]
+"""The newest version's numbers. What differs between versions is read from the game's
+``rules``, never from here; everything else is the same in every version."""
 BUILDING_NAMES = tuple(b.name for b in RULES.buildings)
 FARM, SAWMILL, BRICKWORKS, HOUSE, WALL, BARRACKS, SCIENCE = range(7)
 WORKER_BUILDINGS = (FARM, SAWMILL, BRICKWORKS)

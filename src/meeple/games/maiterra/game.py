@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from meeple.core.errors import InvalidOptions
@@ -13,8 +14,10 @@ from meeple.games.maiterra.data import (
     BUILDING_NAMES,
     CARD_NAMES,
     RESOURCES,
+    RULE_VERSIONS,
     RULES,
     UNIT_NAMES,
+    RuleData,
     cell_name,
     path_name,
 )
@@ -52,7 +55,7 @@ class Maiterra(Game):
 
     info: ClassVar[GameInfo] = GameInfo(
         name="maiterra",
-        version=1,
+        version=RULES.version,
         title="Maiterra",
         min_seats=2,
         max_seats=4,
@@ -75,6 +78,12 @@ class Maiterra(Game):
             raise InvalidOptions(f"option 'teams' must be a string, got {teams!r}")
         self._sides = parse_teams(teams, self.seats)
 
+    @property
+    def rules(self) -> RuleData:
+        """The numbers of this game's rules version (``data/rules.json`` with that
+        version's ``earlier`` changes). What differs between versions is read here."""
+        return RULE_VERSIONS[self.info.version]
+
     def sides(self) -> tuple[int, ...]:
         """Each seat's side: the lowest seat of its team (its own number without teams)."""
         return self._sides
@@ -83,8 +92,9 @@ class Maiterra(Game):
         return notation.NUM_ACTIONS
 
     def max_game_length(self) -> int:
-        picks = self.seats * (1 + RULES.draft_fields)
-        return picks + RULES.turn_limit * self.seats * (RULES.max_orders + 1)
+        rules = self.rules
+        picks = self.seats * (1 + rules.draft_fields)
+        return picks + rules.turn_limit * self.seats * (rules.max_orders + 1)
 
     def new_initial_state(self, seed: int) -> MaiterraState:
         return MaiterraState.setup(self, seed)
@@ -127,3 +137,15 @@ class Maiterra(Game):
                     RESOURCES[order.b] if CARD_NAMES[order.a] == "prospect" else cell_name(order.b)
                 )
         return data
+
+
+class Maiterra1(Maiterra):
+    """Maiterra as first written (``maiterra/1``), kept so that its records replay: road
+    fights only between first steps, and Star draws only when its units lost a fight. See
+    docs/rules/maiterra.md, Versions."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(Maiterra.info, version=1)
+
+
+EARLIER_VERSIONS: tuple[type[Maiterra], ...] = (Maiterra1,)
+"""A class for each earlier rules version, oldest first; :class:`Maiterra` is the newest."""

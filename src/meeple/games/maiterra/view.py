@@ -140,8 +140,8 @@ def describe(state: MaiterraState, seat: Seat, action: Action) -> str:
     if order.kind == ids.K_DRAFT:
         return f"{who} drafts {cell_name(order.a)} ({_terrain(state, order.a)})"
     if order.kind == ids.K_END:
-        queued = len(state.queue[seat])
-        return f"{who} ends the turn with {queued} order{'s' if queued != 1 else ''}"
+        # No count: a seat's sealed orders, and how many, stay hidden until the turn resolves.
+        return f"{who} ends the turn"
     return f"{who} queues: {ids.format_action(action)}"
 
 

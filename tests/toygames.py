@@ -191,7 +191,7 @@ class ToyTricksState(State):
             return ()
         return (self.turn(),)
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.deciding_seats():
             return []
         hand = self.hands[seat]
@@ -250,7 +250,7 @@ class ToyTricksState(State):
         held = {*self.hands[0], *self.hands[1], *self.deck, *self.trick}
         return [c for c in range(self.game.cards) if c not in held]
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         deciding = self.deciding_seats()
         return {
             "hand": None if seat is None else list(self.hands[seat]),
@@ -273,7 +273,7 @@ class ToyTricksState(State):
             "rng": self.rng.to_json(),
         }
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         rng = Rng(mix_seed(seed, seat))
         other = 1 - seat
         pool = self.hands[other] + self.deck
@@ -393,7 +393,7 @@ class ToyOrdersState(State):
             return ()
         return tuple(seat for seat, done in enumerate(self.ended) if not done)
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.deciding_seats():
             return []
         queue = self.queues[seat]
@@ -449,7 +449,7 @@ class ToyOrdersState(State):
             return Outcome((), "regions", scores)
         return Outcome(winners, "regions", scores)
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         return {
             "round": self.round,
             "owners": list(self.owners),
@@ -465,7 +465,7 @@ class ToyOrdersState(State):
             "ended": list(self.ended),
         }
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         rng = Rng(mix_seed(seed, seat))
         new = self.clone()
         if not self.deciding_seats():

@@ -64,7 +64,7 @@ class TakeAwayState(State):
     def deciding_seats(self) -> tuple[Seat, ...]:
         return () if self.pile == 0 else (self.turn,)
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.deciding_seats():
             return []
         return list(range(min(3, self.pile)))
@@ -84,7 +84,7 @@ class TakeAwayState(State):
     def outcome(self) -> Outcome | None:
         return Outcome(winners=(self.turn,), reason="last_stone") if self.pile == 0 else None
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         return {"pile": self.pile, "turn": self.turn}
 
     def to_json(self) -> JSON:
@@ -95,7 +95,7 @@ class TakeAwayState(State):
             "secret": self.secret,
         }
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         copy = type(self)(self.game, self.pile, self.turn, Rng(seed), secret=-1)
         copy.resampled_with = seed
         return copy

@@ -17,6 +17,7 @@ state; :meth:`State.apply_unchecked` trusts its input and is what search uses.
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,9 +30,30 @@ from meeple.core.errors import (
     InvalidOptions,
     InvalidSeat,
     NotYourDecision,
+    excerpt,
 )
 from meeple.core.outcome import Event, Outcome
 from meeple.core.types import JSON, Action, Seat
+
+MAX_NOTATION_LENGTH = 200
+"""The longest text a notation parser reads; longer text is refused before it is parsed."""
+
+
+def notation_text(text: object) -> str:
+    """``text`` if it can be notation: a string of at most :data:`MAX_NOTATION_LENGTH`
+    characters. Each game's parser calls it first, so a megabyte of input is refused at once
+    and never echoed back whole.
+
+    Raises:
+        InvalidAction: for anything else.
+    """
+    if not isinstance(text, str):
+        raise InvalidAction("notation must be text", action=text)
+    if len(text) > MAX_NOTATION_LENGTH:
+        raise InvalidAction(
+            f"notation is at most {MAX_NOTATION_LENGTH} characters, got {len(text)}", action=text
+        )
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,12 +278,15 @@ class Game(ABC):
             return self.parse_action(data)
         if isinstance(data, dict):
             if "id" in data:
-                action = self.action_from_json(data["id"])
-                if "text" in data and self.parse_action(str(data["text"])) != action:
+                ident = data["id"]
+                if isinstance(ident, dict):  # one level only: {"id": {"id": ...}} nests
+                    raise InvalidAction("an action's id is an integer or a notation", action=data)
+                action = self.action_from_json(ident)
+                if "text" in data and self.parse_action(data["text"]) != action:
                     raise InvalidAction("id and text name different actions", action=data)
                 return action
             if "text" in data:
-                return self.parse_action(str(data["text"]))
+                return self.parse_action(data["text"])
         raise InvalidAction("an action is an id, a notation or {id|text}", action=data)
 
     def check_action_range(self, action: object) -> None:
@@ -273,6 +298,28 @@ class Game(ABC):
                 f"action ids run 0..{self.num_distinct_actions() - 1}", action=action
             )
 
+    def coerce_action(self, action: object) -> Action:
+        """An action id from any integer type (``int``, numpy's integers: whatever has
+        ``__index__``), checked to be in range. For adapters whose callers hand in numpy
+        scalars; the engine itself takes plain ``int`` only.
+
+        Raises:
+            InvalidAction: for a bool, a float, a string, None or anything else that is
+                not an integer, and for an integer outside the action range.
+        """
+        if isinstance(action, bool) or type(action).__name__ == "bool_":
+            raise InvalidAction("an action id is an integer, not a boolean", action=action)
+        if type(action) is not int:
+            try:
+                action = operator.index(action)  # type: ignore[arg-type]
+            except TypeError:
+                raise InvalidAction(
+                    f"an action id must be an integer, not {type(action).__name__}",
+                    action=action,
+                ) from None
+        self.check_action_range(action)
+        return int(action)
+
     def check_seat(self, seat: object, action: object = None) -> None:
         """Raise :class:`InvalidSeat` unless ``seat`` is a seat of this match.
 
@@ -282,14 +329,18 @@ class Game(ABC):
             seats = f"seats run 0..{self._seats - 1}"
             if isinstance(seat, int) and not isinstance(seat, bool):
                 raise InvalidSeat(f"no such seat; {seats}", seat=seat, action=action)
-            raise InvalidSeat(f"{seat!r} is not a seat number; {seats}", action=action)
+            raise InvalidSeat(f"{excerpt(seat)} is not a seat number; {seats}", action=action)
 
 
 class State(ABC):
     """A position of a match. Mutable for speed; :meth:`clone` before exploring.
 
     Subclasses implement the abstract methods; :meth:`apply` (the checked way in) is built
-    from them here, so every game validates input the same way.
+    from them here, so every game validates input the same way. Every public method that
+    takes a seat checks it here first (an ``int`` of the match, never a bool, never ``-1``
+    for the last seat) and raises :class:`InvalidSeat`; the protected ``_legal_actions``,
+    ``_view``, ``_resample`` and ``_describe_action`` a game implements see checked input
+    only.
     """
 
     game: Game
@@ -308,9 +359,20 @@ class State(ABC):
         seats = self.deciding_seats()
         return seats[0] if len(seats) == 1 else None
 
-    @abstractmethod
     def legal_actions(self, seat: Seat) -> list[Action]:
-        """The seat's legal actions, ascending; empty if the seat does not decide now."""
+        """The seat's legal actions, ascending; empty if the seat does not decide now.
+
+        Raises:
+            InvalidSeat: the seat does not exist (``-1`` is no seat, not the last one).
+        """
+        # The common case costs one type test and one comparison; search calls this a lot.
+        if type(seat) is not int or not 0 <= seat < self.game._seats:
+            self.game.check_seat(seat)
+        return self._legal_actions(seat)
+
+    @abstractmethod
+    def _legal_actions(self, seat: Seat) -> list[Action]:
+        """:meth:`legal_actions` for a seat already checked to be one of the match's."""
 
     # -- transitions -----------------------------------------------------------------
 
@@ -336,7 +398,7 @@ class State(ABC):
         if seat not in deciding:
             raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat, action=action)
         game.check_action_range(action)
-        if action not in self.legal_actions(seat):
+        if action not in self._legal_actions(seat):
             why = self.why_illegal(seat, action)
             raise IllegalAction(
                 f"{game.format_action(action)!r} is not legal now: {why}",
@@ -403,15 +465,40 @@ class State(ABC):
     # -- notation ----------------------------------------------------------------------
 
     def action_to_string(self, seat: Seat, action: Action) -> str:
-        """The action's notation for display in this position (defaults to the game's)."""
+        """The action's notation for display in this position (defaults to the game's).
+
+        Raises:
+            InvalidSeat: the seat does not exist.
+            InvalidAction: the id is not an action of this game.
+        """
+        self.game.check_seat(seat, action)
         return self.game.format_action(action)
 
     def parse_action(self, seat: Seat, text: str) -> Action:
-        """Parse what a seat typed. Raises :class:`InvalidAction`."""
+        """Parse what a seat typed.
+
+        Raises:
+            InvalidSeat: the seat does not exist.
+            InvalidAction: the text names no action.
+        """
+        self.game.check_seat(seat, text)
         return self.game.parse_action(text)
 
     def describe_action(self, seat: Seat, action: Action) -> str:
-        """A sentence for people (\"Wazu places on c3\"); defaults to the notation."""
+        """A sentence for people (\"Wazu places on c3\"), for any seat and action id, legal
+        now or not (a log describes actions after the fact).
+
+        Raises:
+            InvalidSeat: the seat does not exist.
+            InvalidAction: the id is not an action of this game.
+        """
+        game = self.game
+        game.check_seat(seat, action)
+        game.check_action_range(action)
+        return self._describe_action(seat, action)
+
+    def _describe_action(self, seat: Seat, action: Action) -> str:
+        """:meth:`describe_action` for a checked seat and id; defaults to the notation."""
         return self.action_to_string(seat, action)
 
     # -- copies, results, views --------------------------------------------------------
@@ -431,24 +518,41 @@ class State(ABC):
             return [0.0] * self.game.seats
         return outcome.returns(self.game.seats)
 
-    @abstractmethod
     def view(self, seat: Seat | None) -> JSON:
         """What ``seat`` may see, as JSON; ``None`` gives the spectators' view.
 
         This is the only thing that may leave the engine for a seat.
+
+        Raises:
+            InvalidSeat: the seat is neither None nor a seat of the match.
         """
+        if seat is not None:
+            self.game.check_seat(seat)
+        return self._view(seat)
+
+    @abstractmethod
+    def _view(self, seat: Seat | None) -> JSON:
+        """:meth:`view` for None or a seat already checked to be one of the match's."""
 
     @abstractmethod
     def to_json(self) -> JSON:
         """The full state as JSON, secrets and generator included (never sent to a seat)."""
 
-    @abstractmethod
     def resample(self, seat: Seat, seed: int) -> Self:
         """A state ``seat`` cannot tell apart from this one, with what it cannot see redrawn.
 
         ``view(seat)`` of the result equals ``view(seat)`` of this state. Bots search over
         such determinizations instead of peeking at the real secrets.
+
+        Raises:
+            InvalidSeat: the seat does not exist.
         """
+        self.game.check_seat(seat)
+        return self._resample(seat, seed)
+
+    @abstractmethod
+    def _resample(self, seat: Seat, seed: int) -> Self:
+        """:meth:`resample` for a seat already checked to be one of the match's."""
 
     def __eq__(self, other: object) -> bool:
         return (

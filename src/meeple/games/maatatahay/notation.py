@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from meeple.core.errors import InvalidAction
+from meeple.core.game import notation_text
 from meeple.games.maatatahay.data import FACINGS, FILES, KEEPS, SIZE, SPACES, space_name
 
 PICK = 0
@@ -46,7 +47,7 @@ def finish_action(facing: int, keep_energy: int, keep_spirit: int) -> int:
 
 def format_action(action: int) -> str:
     """The notation of an action id (see the module docstring)."""
-    if not 0 <= action < NUM_ACTIONS:
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         raise InvalidAction(f"action ids run 0..{NUM_ACTIONS - 1}", action=action)
     if action < ORDER:
         return f"pick {action - PICK + 1}"
@@ -66,9 +67,7 @@ def parse_action(text: str) -> int:
     Raises:
         InvalidAction: for text that names no Maatatahay action.
     """
-    if not isinstance(text, str):
-        raise InvalidAction("notation must be text", action=text)
-    clean = " ".join(text.strip().lower().split())
+    clean = " ".join(notation_text(text).strip().lower().split())
     if match := _PICK_RE.match(clean):
         return PICK + int(match.group(1)) - 1
     if match := _ORDER_RE.match(clean):

@@ -197,7 +197,7 @@ class MaatatahayState(State):
             return ()
         return (self.placing,)
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         phase = self.phase
         if phase == PICK:
             return list(range(len(self.stream))) if seat == self.active else []
@@ -590,9 +590,8 @@ class MaatatahayState(State):
         new.rng = Rng(self.rng.state)
         return new
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         """Redraw what no seat can see: the order of both face-down decks and the bag."""
-        self.game.check_seat(seat)
         new = self.clone()
         rng = Rng(mix_seed(seed, seat, 0x5245))
         for deck in new.decks:
@@ -600,11 +599,9 @@ class MaatatahayState(State):
         new.rng = Rng(rng.next_u64())
         return new
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         from meeple.games.maatatahay.view import view  # noqa: PLC0415 (cycle)
 
-        if seat is not None:
-            self.game.check_seat(seat)
         return view(self, seat)
 
     def to_json(self) -> JSON:
@@ -612,7 +609,7 @@ class MaatatahayState(State):
 
         return state_to_json(self)
 
-    def describe_action(self, seat: Seat, action: Action) -> str:
+    def _describe_action(self, seat: Seat, action: Action) -> str:
         from meeple.games.maatatahay.view import describe  # noqa: PLC0415 (cycle)
 
         return describe(self, seat, action)

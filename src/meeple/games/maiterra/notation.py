@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from meeple.core.errors import InvalidAction
+from meeple.core.errors import InvalidAction, excerpt
+from meeple.core.game import notation_text
 from meeple.core.hexgrid import DIRECTIONS
 from meeple.games.maiterra.data import (
     BUILDING_NAMES,
@@ -175,7 +176,7 @@ DECODED: tuple[Order, ...] = tuple(_decode(a) for a in range(NUM_ACTIONS))
 
 
 def decode(action: int) -> Order:
-    if not 0 <= action < NUM_ACTIONS:
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         raise InvalidAction(f"action ids run 0..{NUM_ACTIONS - 1}", action=action)
     return DECODED[action]
 
@@ -231,24 +232,24 @@ _HINT = (
 def _cell(word: str, text: str) -> int:
     cell = cell_of(word)
     if cell is None:
-        raise InvalidAction(f"{word!r} is not a cell a1..e5", action=text)
+        raise InvalidAction(f"{excerpt(word)} is not a cell a1..e5", action=text)
     return cell
 
 
 def _path(word: str, text: str) -> int:
     names = word.upper().split("-")
     if len(names) not in (1, 2) or any(n not in DIRECTIONS for n in names):
-        raise InvalidAction(f"{word!r} is not a direction or two (NE, NE-E)", action=text)
+        raise InvalidAction(f"{excerpt(word)} is not a direction or two (NE, NE-E)", action=text)
     key = (DIRECTIONS.index(names[0]), DIRECTIONS.index(names[1]) if len(names) == 2 else -1)
     if key not in PATH_DIRECTIONS:
-        raise InvalidAction(f"a ride never turns straight back: {word!r}", action=text)
+        raise InvalidAction(f"a ride never turns straight back: {excerpt(word)}", action=text)
     return PATH_DIRECTIONS.index(key)
 
 
 def _index(word: str, names: tuple[str, ...], what: str, text: str) -> int:
     lowered = [n.lower() for n in names]
     if word not in lowered:
-        raise InvalidAction(f"{word!r} is not a {what} ({', '.join(lowered)})", action=text)
+        raise InvalidAction(f"{excerpt(word)} is not a {what} ({', '.join(lowered)})", action=text)
     return lowered.index(word)
 
 
@@ -258,9 +259,7 @@ def parse_action(text: str) -> int:
     Raises:
         InvalidAction: for text that names no Maiterra action.
     """
-    if not isinstance(text, str):
-        raise InvalidAction("notation must be text", action=text)
-    words = text.strip().lower().split()
+    words = notation_text(text).strip().lower().split()
     if not words:
         raise InvalidAction(_HINT, action=text)
     verb, args = words[0], words[1:]

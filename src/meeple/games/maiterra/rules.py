@@ -233,7 +233,7 @@ class MaiterraState(State):
             return (self.draft_order[self.draft_step],)
         return ()
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         phase = self.phase
         if phase == PLAN:
             if self.ended[seat]:
@@ -570,7 +570,7 @@ class MaiterraState(State):
         new.side = self.side
         new.phase = self.phase
         new.turn = self.turn
-        new.terrain = self.terrain
+        new.terrain = self.terrain[:]  # tests and tools may redraw a map in place
         new.owner = self.owner[:]
         new.buildings = self.buildings[:]
         new.soldiers = [row[:] for row in self.soldiers]
@@ -590,19 +590,16 @@ class MaiterraState(State):
         new.rng = Rng(self.rng.state)
         return new
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         from meeple.games.maiterra.view import resample  # noqa: PLC0415 (cycle)
 
-        self.game.check_seat(seat)
         new = self.clone()
         resample(new, seat, seed)
         return new
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         from meeple.games.maiterra.view import view  # noqa: PLC0415 (cycle)
 
-        if seat is not None:
-            self.game.check_seat(seat)
         return view(self, seat)
 
     def to_json(self) -> JSON:
@@ -610,7 +607,7 @@ class MaiterraState(State):
 
         return state_to_json(self)
 
-    def describe_action(self, seat: Seat, action: Action) -> str:
+    def _describe_action(self, seat: Seat, action: Action) -> str:
         from meeple.games.maiterra.view import describe  # noqa: PLC0415 (cycle)
 
         return describe(self, seat, action)

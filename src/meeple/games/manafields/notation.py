@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from meeple.core.errors import InvalidAction
+from meeple.core.errors import InvalidAction, excerpt
+from meeple.core.game import notation_text
 from meeple.games.manafields.data import NAMES, SLOTS, SQUARES, square_index
 
 END = 0
@@ -121,9 +122,7 @@ def parse_action(text: str) -> int:
     Raises:
         InvalidAction: for text that names no Manafields action.
     """
-    if not isinstance(text, str):
-        raise InvalidAction("notation must be text", action=text)
-    clean = " ".join(text.strip().lower().split())
+    clean = " ".join(notation_text(text).strip().lower().split())
     if clean in _WORDS:
         return _WORDS[clean]
     if match := _EXPLODE_RE.match(clean):
@@ -134,10 +133,12 @@ def parse_action(text: str) -> int:
             square = square_index(match.group(3))
             if square is None:
                 last = NAMES[-1]
-                raise InvalidAction(f"{match.group(3)!r} is not a square a1-{last}", action=text)
+                raise InvalidAction(
+                    f"{excerpt(match.group(3))} is not a square a1-{last}", action=text
+                )
             return _SQUARE_VERBS[verb] + slot * SQUARES + square
         if len(match.group(3)) != 1:
-            raise InvalidAction(f"{match.group(3)!r} is not a unit letter", action=text)
+            raise InvalidAction(f"{excerpt(match.group(3))} is not a unit letter", action=text)
         return _UNIT_VERBS[verb] + slot * SLOTS + _slot(match.group(3), text)
     raise InvalidAction(
         "not Manafields notation; try 'move A e5', 'fight A G', 'shoot A G', 'ability A G',"

@@ -252,7 +252,7 @@ class ManafieldsState(State):
 
     # -- legal actions -----------------------------------------------------------------
 
-    def legal_actions(self, seat: Seat) -> list[Action]:
+    def _legal_actions(self, seat: Seat) -> list[Action]:
         if self.winner >= 0 or seat != self.active:
             return []
         if self.picks:
@@ -521,18 +521,15 @@ class ManafieldsState(State):
         new.rng = Rng(self.rng.state)
         return new
 
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         """Nothing is hidden but the future dice: only the generator is redrawn."""
-        self.game.check_seat(seat)
         new = self.clone()
         new.rng = Rng(mix_seed(seed, seat, 0x4D46))
         return new
 
-    def view(self, seat: Seat | None) -> JSON:
+    def _view(self, seat: Seat | None) -> JSON:
         from meeple.games.manafields.view import view  # noqa: PLC0415 (cycle)
 
-        if seat is not None:
-            self.game.check_seat(seat)
         return view(self, seat)
 
     def to_json(self) -> JSON:
@@ -540,7 +537,7 @@ class ManafieldsState(State):
 
         return state_to_json(self)
 
-    def describe_action(self, seat: Seat, action: Action) -> str:
+    def _describe_action(self, seat: Seat, action: Action) -> str:
         from meeple.games.manafields.view import describe  # noqa: PLC0415 (cycle)
 
         return describe(self, seat, action)

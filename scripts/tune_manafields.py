@@ -14,8 +14,8 @@ the published cards) beats the best on the same seed, and again on the mean of t
 
 Every candidate is played by a copy of ``src/`` with its ``rules.json`` swapped in (the
 engine reads its data once, at import), in two processes. ``--out`` gets ``log.txt`` and
-``best.json`` (a whole ``rules.json``); ``scripts/balance_manafields.py`` on a copy of the
-tree with that file is the check at more matches and a fresh seed.
+``best.json`` (a whole ``rules.json``); ``meeple balance manafields`` run on a copy of the
+tree with that file (``PYTHONPATH=copy/src``) is the check at more matches and a fresh seed.
 """
 
 from __future__ import annotations

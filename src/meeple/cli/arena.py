@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -26,9 +25,9 @@ from typing import Any
 
 from meeple.ai import Bot, MctsBot, make_bot
 from meeple.core import Game, Seat, State, load_game, mix_seed
+from meeple.core.stats import wilson
 
 SEED_MASK = (1 << 53) - 1
-Z95 = 1.959963984540054
 
 
 def deadline(seconds: float) -> Callable[[], bool]:
@@ -46,17 +45,6 @@ def decide(bot: Bot, state: State, seat: Seat, move_seconds: float | None) -> in
         budget = bot.budget.stopping_when(deadline(move_seconds))
         return bot.search(state, seat, budget).action
     return bot.select(state, seat)
-
-
-def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``score / n`` (``(0, 1)`` when n is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = score / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # -- matches -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
+from meeple.cli.balance import balance
 from meeple.cli.common import console, fail, open_game, read_record
 from meeple.cli.export import export_trajectories
 from meeple.cli.play import (
@@ -345,3 +346,4 @@ def list_games(
 
 
 app.command("export-trajectories")(export_trajectories)
+app.command()(balance)

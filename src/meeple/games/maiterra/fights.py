@@ -37,6 +37,7 @@ DEFENCE = tuple(unit.defence for unit in RULES.units)
 
 
 def march(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """Pull-backs land, then the marches go, by the rules version's ``road_fights``."""
     for group in turn.pullbacks:
         _land(state, group.seat, group.end, group.units)
         events.append(
@@ -46,22 +47,64 @@ def march(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
                 {"from": cell_name(group.origin), "to": cell_name(group.end), "units": group.units},
             )
         )
-    standing = [
+    if state.game.rules.road_fights == "first_steps":
+        _march_first_steps(state, turn, events)
+    else:
+        _march_in_steps(state, turn, events)
+
+
+def _march_first_steps(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """Version 1: road fights between first steps only; a ride stops where an enemy army
+    stood before any road fight."""
+    standing = _standing(state)
+    _road_fights(state, turn, events)
+    for group in turn.groups:
+        if any(group.units) and group.end != group.mid:
+            group.blocked = _enemy_on(state, standing, group.seat, group.mid)
+    _arrive(state, turn, events)
+
+
+def _march_in_steps(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """ "Armies march: 1 field, or 2 for cavalry (a ride cannot pass another army). Two
+    armies marching opposite ways along one edge fight on the road first."
+
+    Every march takes its first step; road fights on every edge that enemies cross both
+    ways in it. A ride then stops on its middle field if an enemy army stands there (one
+    that did not march, pulled back there or was sent home there). The rides that go on
+    take their second step: each meets on the road every enemy crossing that edge the
+    other way this turn, in its first step or its second. Then everyone arrives.
+    """
+    _road_fights(state, turn, events, step=1)
+    standing = _standing(state)
+    for group in turn.groups:
+        if any(group.units) and group.end != group.mid:
+            group.blocked = _enemy_on(state, standing, group.seat, group.mid)
+    _second_step_road_fights(state, turn, events)
+    _arrive(state, turn, events)
+
+
+def _standing(state: MaiterraState) -> list[list[int]]:
+    """Units on each field now, per seat (marching units were lifted when paid for)."""
+    return [
         [s + c for s, c in zip(state.soldiers[seat], state.cavalry[seat], strict=True)]
         for seat in range(state.seats)
     ]
-    _road_fights(state, turn, events)
+
+
+def _enemy_on(state: MaiterraState, standing: list[list[int]], seat: int, cell: int) -> bool:
+    return any(
+        standing[other][cell] and not state.allied(other, seat) for other in range(state.seats)
+    )
+
+
+def _arrive(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """Every march still on its way lands: a ride that was stopped on its middle field."""
     for group in turn.groups:
         if not any(group.units):
             continue
         seat, dest, prev = group.seat, group.mid, group.origin
-        if group.end != group.mid:
-            blocked = any(
-                standing[other][group.mid] and not state.allied(other, seat)
-                for other in range(state.seats)
-            )
-            if not blocked:
-                dest, prev = group.end, group.mid
+        if group.end != group.mid and not group.blocked:
+            dest, prev = group.end, group.mid
         _land(state, seat, dest, group.units)
         turn.arrivals.setdefault(dest, {}).setdefault(seat, set()).add(prev)
         events.append(
@@ -78,48 +121,107 @@ def _land(state: MaiterraState, seat: int, cell: int, units: list[int]) -> None:
     state.cavalry[seat][cell] += units[1]
 
 
-def _road_fights(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+def _road_fights(
+    state: MaiterraState, turn: Turn, events: list[Event], *, step: int | None = None
+) -> None:
     """ "armies marching opposite ways along one edge fight before either arrives, with no
     walls and no Rally, both at their attack strength. The winner marches on with what is
-    left; the loser stays home." Pull-backs are not in ``turn.groups``: never caught."""
+    left; the loser stays home." Pull-backs are not in ``turn.groups``: never caught.
+
+    First steps: every group crossing from ``a`` to ``b`` left ``a``, so each way of an edge
+    is one side; edges go in board order (lower field first). ``step`` is written into the
+    events from version 2 on (``None``: version 1's events, unchanged).
+    """
     edges: dict[tuple[int, int], list[Group]] = {}
     for group in turn.groups:
         edges.setdefault((group.origin, group.mid), []).append(group)
     for (a, b), forward in sorted(edges.items()):
         if a > b or (b, a) not in edges:
             continue
-        backward = edges[(b, a)]
-        one = _road_side(state, forward, turn)
-        two = _road_side(state, backward, turn)
-        if one.side == two.side or not one.units() or not two.units():
-            continue
-        winner = decide([one, two], state.rng)
-        loser = two if winner is one else one
-        lost = casualties(winner, [loser])
-        winner_losses = remove_units(winner.members, lost)
-        half = loser.units() - loser.units() // 2
-        loser_losses = remove_units(loser.members, half)
-        for seat in loser.members:
-            turn.lost_fight.add(seat)
-        _share_road_losses(forward if winner is one else backward, winner_losses)
-        home = backward if winner is one else forward
-        _share_road_losses(home, loser_losses)
-        for group in home:
-            _land(state, group.seat, group.origin, group.units)
-            group.units = [0, 0]
-        events.append(
-            Event(
-                "road_fight",
-                None,
-                {
-                    "edge": [cell_name(a), cell_name(b)],
-                    "sides": [_side_json(one), _side_json(two)],
-                    "winner": sorted(winner.members),
-                    "winner_lost": _losses_json(winner_losses),
-                    "loser_lost": _losses_json(loser_losses),
-                },
-            )
+        _road_fight(
+            state, turn, events, edge=(a, b), forward=forward, backward=edges[(b, a)], step=step
         )
+
+
+def _second_step_road_fights(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
+    """The rides' second steps meet, on each edge a second step crosses, every enemy
+    crossing it the other way this turn: a first step (a march, or another ride's first
+    step) or a second step. Edges go in board order (lower field first); on an edge, the
+    sides going from the lower field to the higher in side order, each against the sides
+    coming the other way in side order. A side beaten on the road has gone home and meets
+    nobody after; first steps that already met are never both still on the road.
+    """
+    ways: dict[tuple[int, int], dict[int, list[Group]]] = {}
+    second: set[tuple[int, int]] = set()
+    for group in turn.groups:
+        if not any(group.units):
+            continue
+        steps = [(group.origin, group.mid)]
+        if group.end != group.mid and not group.blocked:
+            steps.append((group.mid, group.end))
+            second.add((min(group.mid, group.end), max(group.mid, group.end)))
+        for way in steps:
+            ways.setdefault(way, {}).setdefault(state.side[group.seat], []).append(group)
+    for a, b in sorted(second):
+        forward, backward = ways.get((a, b), {}), ways.get((b, a), {})
+        for one in sorted(forward):
+            for two in sorted(backward):
+                if one != two:
+                    _road_fight(
+                        state,
+                        turn,
+                        events,
+                        edge=(a, b),
+                        forward=forward[one],
+                        backward=backward[two],
+                        step=2,
+                    )
+
+
+def _road_fight(
+    state: MaiterraState,
+    turn: Turn,
+    events: list[Event],
+    *,
+    edge: tuple[int, int],
+    forward: list[Group],
+    backward: list[Group],
+    step: int | None,
+) -> None:
+    """One road fight between the groups crossing ``edge`` one way and those crossing it
+    the other way, if both still have units and are enemies."""
+    forward = [group for group in forward if any(group.units)]
+    backward = [group for group in backward if any(group.units)]
+    if not forward or not backward:
+        return
+    one = _road_side(state, forward, turn)
+    two = _road_side(state, backward, turn)
+    if one.side == two.side or not one.units() or not two.units():
+        return
+    winner = decide([one, two], state.rng)
+    loser = two if winner is one else one
+    lost = casualties(winner, [loser])
+    winner_losses = remove_units(winner.members, lost)
+    half = loser.units() - loser.units() // 2
+    loser_losses = remove_units(loser.members, half)
+    for seat in loser.members:
+        turn.lost_fight.add(seat)
+    _share_road_losses(forward if winner is one else backward, winner_losses)
+    home = backward if winner is one else forward
+    _share_road_losses(home, loser_losses)
+    for group in home:
+        _land(state, group.seat, group.origin, group.units)
+        group.units = [0, 0]
+    data: dict[str, object] = {
+        "edge": [cell_name(edge[0]), cell_name(edge[1])],
+        "sides": [_side_json(one), _side_json(two)],
+        "winner": sorted(winner.members),
+        "winner_lost": _losses_json(winner_losses),
+        "loser_lost": _losses_json(loser_losses),
+    }
+    if step is not None:
+        data["step"] = step
+    events.append(Event("road_fight", None, data))
 
 
 def _road_side(state: MaiterraState, groups: list[Group], turn: Turn) -> Side:
@@ -204,6 +306,10 @@ def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> N
             state.soldiers[seat][cell] = 0
             state.cavalry[seat][cell] = 0
             turn.lost_fight.add(seat)
+        if side.side == owner_side and state.game.rules.star_card == "any_lost_fight":
+            # The owner fights on its field even with no unit there: its walls, its Rally,
+            # or its allies' units defend it.
+            turn.lost_fight.add(owner)
     losses = remove_units(winner.members, casualties(winner, losers))
     for seat, (soldiers, cavalry) in losses.items():
         state.soldiers[seat][cell] -= soldiers

@@ -55,13 +55,16 @@ CAP = RULES.storage_cap
 
 @dataclass(slots=True)
 class Group:
-    """Units of one seat on the move: from ``origin`` through ``mid`` to ``end``."""
+    """Units of one seat on the move: from ``origin`` through ``mid`` to ``end``.
+
+    ``blocked``: a ride that stops on ``mid`` ("a ride cannot pass another army")."""
 
     seat: int
     origin: int
     mid: int
     end: int
     units: list[int]
+    blocked: bool = False
 
 
 @dataclass(slots=True)
@@ -78,7 +81,7 @@ class Turn:
     rally: set[int] = field(default_factory=set)
     sabotaged: set[int] = field(default_factory=set)
     draws: dict[int, int] = field(default_factory=dict)
-    lost_fight: set[int] = field(default_factory=set)
+    lost_fight: set[int] = field(default_factory=set)  # seats on a side that lost a fight
     arrivals: dict[int, dict[int, set[int]]] = field(default_factory=dict)
 
 
@@ -325,8 +328,10 @@ def _grow(state: MaiterraState, events: list[Event]) -> None:
 
 
 def _draw_cards(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
-    """One card per field conquered; Star draws one on a turn it lost a fight. "You hold
-    up to 3 cards": a card drawn over the limit goes to the discard pile (a Decision)."""
+    """One card per field conquered. Star: "On any turn it loses a fight, it draws a card
+    (at most one a turn)" -- ``turn.lost_fight`` (see :mod:`.fights` for who is on a losing
+    side). "You hold up to 3 cards": a card drawn over the limit goes to the discard pile
+    (a Decision)."""
     for seat in range(state.seats):
         count = turn.draws.get(seat, 0)
         if seat in turn.lost_fight and state.house[seat] == STAR:

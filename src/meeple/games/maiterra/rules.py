@@ -17,7 +17,7 @@ Per-cell arrays are indexed by the 5 x 5 grid's cell numbers (see :mod:`.data`).
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from meeple.core.errors import IllegalAction
 from meeple.core.game import State
@@ -62,6 +62,9 @@ from meeple.games.maiterra.tables import (
     UNIT_COSTS,
     terrain_tables,
 )
+
+if TYPE_CHECKING:
+    from meeple.games.maiterra.game import Maiterra
 
 HOUSES, DRAFT, PLAN, OVER = range(4)
 PHASES = ("houses", "draft", "plan", "over")
@@ -109,7 +112,12 @@ class Budget:
 
 
 class MaiterraState(State):
-    """A Maiterra position. Create through :meth:`Maiterra.new_initial_state`."""
+    """A Maiterra position. Create through :meth:`Maiterra.new_initial_state`.
+
+    What differs between rules versions is read from ``game.rules`` (see
+    :attr:`Maiterra.rules`)."""
+
+    game: Maiterra
 
     __slots__ = (
         "buildings",

@@ -1,0 +1,43 @@
+"""The app factory: ``create_app(settings)`` builds the FastAPI app; nothing is built at import.
+
+On startup the app opens the database, migrates it to the newest schema, starts the bot
+runner and rebuilds every match still being played; on shutdown it closes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from meeple.server.routes import accounts, games, live, matches
+from meeple.server.services import Services
+from meeple.server.settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server as an ASGI app, for uvicorn or any ASGI server."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = await Services.open(settings)
+        app.state.services = services
+        try:
+            yield
+        finally:
+            await services.close()
+
+    app = FastAPI(title="meeple", version="0.1.0", lifespan=lifespan)
+    app.include_router(accounts.router)
+    app.include_router(games.router)
+    app.include_router(matches.router)
+    app.include_router(live.router)
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    return app

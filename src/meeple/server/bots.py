@@ -1,0 +1,88 @@
+"""Bots at the server: one runner that takes decisions off the event loop.
+
+The rules and bots are synchronous and pure; the server is async. :class:`BotRunner` is the
+one bridge (python-chess's engine module is the model): a decision is a picklable
+:class:`BotJob` -- the game, the full state as JSON, the seat, the bot's name and seed --
+run in a process pool (or, with no workers, on one thread) under the level's budget and a
+time cap the runner owns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import meeple.games  # noqa: F401  (importing it registers every game)
+from meeple.ai import BOT_NAMES, MctsBot, make_bot
+from meeple.core import JSON, Action, Seat, load_game
+
+DEFAULT_BOTS = {"maiterra": "maiterra-heuristic", "manafields": "heuristic"}
+"""The bot a seat gets when none is named (greedy for the other games)."""
+
+
+def default_bot(game_name: str) -> str:
+    return DEFAULT_BOTS.get(game_name, "greedy")
+
+
+def check_bot_name(name: str) -> str:
+    """``name`` if it is a bot :func:`meeple.ai.make_bot` knows.
+
+    Raises:
+        ValueError: naming the known bots.
+    """
+    if name not in BOT_NAMES:
+        raise ValueError(f"no bot {name[:40]!r}; known: {', '.join(BOT_NAMES)}")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    """One decision: everything a worker process needs, and nothing live."""
+
+    game_id: str
+    seats: int
+    options: dict[str, Any]
+    state: JSON
+    seat: Seat
+    bot: str
+    seed: int
+    move_seconds: float
+
+
+def decide(job: BotJob) -> Action:
+    """Rebuild the state from JSON and let the named bot choose (runs in a worker)."""
+    game = load_game(job.game_id, seats=job.seats, options=job.options)
+    state = game.state_from_json(job.state)
+    legal = state.legal_actions(job.seat)
+    if len(legal) == 1:
+        return legal[0]
+    bot = make_bot(job.bot, job.seed)
+    if isinstance(bot, MctsBot):
+        end = time.perf_counter() + job.move_seconds
+        budget = bot.budget.stopping_when(lambda: time.perf_counter() >= end)
+        return bot.search(state, job.seat, budget).action
+    return bot.select(state, job.seat)
+
+
+class BotRunner:
+    """Runs :func:`decide` off the event loop: ``workers`` processes, or a thread if 0."""
+
+    def __init__(self, workers: int) -> None:
+        self._executor: Executor
+        if workers > 0:
+            # spawn: the server's process has threads (the database driver's), so no fork.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(workers, mp_context=context)
+        else:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="meeple-bot")
+
+    async def choose(self, job: BotJob) -> Action:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, decide, job)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

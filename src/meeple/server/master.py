@@ -1,0 +1,381 @@
+"""The match master: the one authority over a live match.
+
+Modelled on boardgame.io's master, with storage and transport passed in: a
+:class:`MatchMaster` is given a :class:`~meeple.server.store.MatchStore` and speaks to
+:class:`Connection` objects, so tests run it in-process with a memory store and fake
+connections, and the server runs it with the database and WebSockets.
+
+For each action it checks the seat and the version, applies it through the engine (on a
+copy), **stores it before acknowledging**, then moves to the new state and pushes every
+seat its own view (``State.view(seat)``) with the events it may see, and spectators the
+public view. A refused action gets a typed error on its connection only and changes nothing.
+
+Versions: the match's version is the number of accepted actions. A seat acts against the
+version it last saw; the action is stale when that seat's legal actions have changed since
+then. In sequential play every move changes the next seat's choices, so this is the usual
+strict check; in simultaneous planning (Maiterra) another seat's sealed orders leave a
+seat's choices as they were, so seats can queue orders at the same time without refusals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from meeple.core import Event, GameError, Seat, State, load_game, mix_seed
+from meeple.server.bots import BotJob, BotRunner
+from meeple.server.protocol import (
+    MATCH_OVER,
+    SEAT_WRONG,
+    STORE_FAILED,
+    VERSION_STALE,
+    AckOut,
+    ActionIn,
+    ActionInfo,
+    ErrorOut,
+    MissedOut,
+    PingIn,
+    PlayerInfo,
+    PongOut,
+    ProtocolError,
+    ResumeIn,
+    SnapshotOut,
+    UpdateOut,
+    parse_client_message,
+)
+from meeple.server.store import MatchStore, StaleWrite, StoredMatch
+
+log = logging.getLogger(__name__)
+
+
+class Connection(Protocol):
+    """Where the master sends one client's frames. ``seat`` is None for a spectator."""
+
+    @property
+    def seat(self) -> Seat | None: ...
+
+    async def send(self, text: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """One accepted action and the events it made (kept to replay missed updates)."""
+
+    version: int
+    seat: Seat
+    action: int
+    events: tuple[Event, ...]
+
+
+class MatchMaster:
+    """The authority over one match. Build with :meth:`rebuild` from its stored record."""
+
+    def __init__(
+        self,
+        match: StoredMatch,
+        store: MatchStore,
+        bots: BotRunner | None,
+        *,
+        max_message_bytes: int = 16 * 1024,
+        bot_move_seconds: float = 1.0,
+    ) -> None:
+        self.match = match
+        self.store = store
+        self.bots = bots
+        self.max_message_bytes = max_message_bytes
+        self.bot_move_seconds = bot_move_seconds
+        self.game = load_game(match.game_id, seats=match.seats, options=match.options)
+        self.state: State = self.game.new_initial_state(match.seed)
+        self.applied: list[Applied] = []
+        self._choices: list[tuple[int, ...]] = [self._legal_key(s) for s in range(match.seats)]
+        self._changed_at: list[int] = [0] * match.seats
+        self.connections: set[Connection] = set()
+        self._lock = asyncio.Lock()
+        self._bot_task: asyncio.Task[None] | None = None
+        for seat, action in list(match.actions):
+            events = self.state.apply(seat, action)
+            self._advance(seat, action, events)
+
+    @classmethod
+    def rebuild(
+        cls, match: StoredMatch, store: MatchStore, bots: BotRunner | None, **kw: Any
+    ) -> MatchMaster:
+        """The master of a stored match, its state replayed from seed and actions."""
+        return cls(match, store, bots, **kw)
+
+    # -- where the match stands --------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.match.id
+
+    @property
+    def version(self) -> int:
+        return len(self.applied)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def _legal_key(self, seat: Seat) -> tuple[int, ...]:
+        return tuple(self.state.legal_actions(seat))
+
+    def _advance(self, seat: Seat, action: int, events: list[Event]) -> None:
+        self.applied.append(Applied(len(self.applied) + 1, seat, action, tuple(events)))
+        for other in range(self.match.seats):
+            key = self._legal_key(other)
+            if key != self._choices[other]:
+                self._choices[other] = key
+                self._changed_at[other] = self.version
+
+    def bot_of(self, seat: Seat) -> str | None:
+        return self.match.holders[seat].bot
+
+    def players(self) -> list[PlayerInfo]:
+        return [
+            PlayerInfo(seat=h.seat, name=h.name, bot=h.bot, account=h.account_id)
+            for h in self.match.holders
+        ]
+
+    def _outcome(self) -> Any:
+        outcome = self.state.outcome()
+        return None if outcome is None else outcome.to_json()
+
+    def _legal(self, seat: Seat | None) -> list[ActionInfo]:
+        if seat is None:
+            return []
+        return [
+            ActionInfo(id=action, text=self.state.action_to_string(seat, action))
+            for action in self.state.legal_actions(seat)
+        ]
+
+    @staticmethod
+    def _visible(events: Iterable[Event], seat: Seat | None) -> list[Any]:
+        return [event.to_json() for event in events if event.visible_to(seat)]
+
+    def snapshot(
+        self, seat: Seat | None, since: int | None = None, ref: str | None = None
+    ) -> SnapshotOut:
+        """The match as ``seat`` sees it, with the updates after ``since`` when given."""
+        missed = []
+        if since is not None:
+            missed = [
+                MissedOut(version=a.version, events=self._visible(a.events, seat))
+                for a in self.applied[since:]
+            ]
+        return SnapshotOut(
+            match=self.id,
+            game=self.game.id,
+            seat=seat,
+            version=self.version,
+            players=self.players(),
+            view=self.state.view(seat),
+            legal=self._legal(seat),
+            deciding=list(self.state.deciding_seats()),
+            status="over" if self.over else "playing",
+            outcome=self._outcome(),
+            missed=missed,
+            ref=ref,
+        )
+
+    # -- connections ---------------------------------------------------------------------
+
+    async def attach(self, connection: Connection, since: int | None = None) -> None:
+        """Add a connection and send it a snapshot (with what it missed after ``since``)."""
+        async with self._lock:
+            self.connections.add(connection)
+            await self._send(connection, self.snapshot(connection.seat, since).model_dump_json())
+        self.wake_bots()
+
+    def detach(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+
+    async def receive(self, connection: Connection, text: str | bytes) -> None:
+        """Handle one frame from a connection; a refusal goes to that connection only."""
+        ref: str | None = None
+        try:
+            message = parse_client_message(text, self.max_message_bytes)
+            ref = message.ref
+            if isinstance(message, ActionIn):
+                await self.play(connection, message)
+            elif isinstance(message, ResumeIn):
+                async with self._lock:
+                    if message.since > self.version:
+                        raise ProtocolError(
+                            VERSION_STALE,
+                            f"version {message.since} is ahead of the match ({self.version})",
+                        )
+                    out = self.snapshot(connection.seat, message.since, ref)
+                    await self._send(connection, out.model_dump_json())
+            elif isinstance(message, PingIn):
+                await self._send(connection, PongOut(ref=ref).model_dump_json())
+        except ProtocolError as error:
+            await self.refuse(connection, error, ref)
+
+    async def refuse(
+        self, connection: Connection, error: ProtocolError, ref: str | None = None
+    ) -> None:
+        out = ErrorOut(code=error.code, message=error.message, version=self.version, ref=ref)
+        await self._send(connection, out.model_dump_json())
+
+    # -- actions -------------------------------------------------------------------------
+
+    async def play(self, connection: Connection, message: ActionIn) -> None:
+        """A seat's action from a connection: checked, stored, acknowledged, broadcast.
+
+        Raises:
+            ProtocolError: with the engine's code or ``seat/wrong``, ``version/stale``,
+                ``server/store_failed``; nothing has changed then.
+        """
+        seat = connection.seat
+        if seat is None:
+            raise ProtocolError(SEAT_WRONG, "a spectator holds no seat")
+        if message.seat is not None and message.seat != seat:
+            raise ProtocolError(
+                SEAT_WRONG, f"this connection plays seat {seat}, not seat {message.seat}"
+            )
+        try:
+            action = self.game.action_from_json(message.action)
+        except GameError as error:
+            raise ProtocolError.from_game(error) from None
+        await self.submit(seat, action, version=message.version, origin=connection, ref=message.ref)
+
+    async def submit(
+        self,
+        seat: Seat,
+        action: int,
+        *,
+        version: int | None,
+        origin: Connection | None = None,
+        ref: str | None = None,
+    ) -> int:
+        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check."""
+        async with self._lock:
+            if version is not None:
+                if version > self.version:
+                    raise ProtocolError(
+                        VERSION_STALE, f"version {version} is ahead of the match ({self.version})"
+                    )
+                if version < self._changed_at[seat]:
+                    raise ProtocolError(
+                        VERSION_STALE,
+                        f"seat {seat}'s choices changed at version {self._changed_at[seat]}, "
+                        f"after version {version}",
+                    )
+            if self.over:
+                raise ProtocolError(MATCH_OVER, "the match is over")
+            after = self.state.clone()
+            try:
+                events = after.apply(seat, action)
+            except GameError as error:
+                raise ProtocolError.from_game(error) from None
+            outcome = after.outcome()
+            number = self.version + 1
+            try:
+                await self.store.append_action(
+                    self.id, number, seat, action, None if outcome is None else outcome.to_json()
+                )
+            except StaleWrite as error:
+                raise ProtocolError(STORE_FAILED, str(error)) from None
+            except Exception as error:
+                log.exception("storing action %d of match %s failed", number, self.id)
+                raise ProtocolError(STORE_FAILED, f"the action was not stored: {error}") from None
+            text = after.action_to_string(seat, action)
+            self.state = after
+            self.match.actions.append((seat, action))
+            if outcome is not None:
+                self.match.status = "over"
+                self.match.outcome = outcome.to_json()
+            self._advance(seat, action, events)
+            if origin is not None:
+                ack = AckOut(version=number, action=ActionInfo(id=action, text=text), ref=ref)
+                await self._send(origin, ack.model_dump_json())
+            await self._broadcast(events)
+        self.wake_bots()
+        return number
+
+    async def _broadcast(self, events: list[Event]) -> None:
+        """Each connection gets its seat's view and the events its seat may see."""
+        frames: dict[Seat | None, str] = {}
+        for connection in list(self.connections):
+            seat = connection.seat
+            if seat not in frames:
+                frames[seat] = UpdateOut(
+                    version=self.version,
+                    events=self._visible(events, seat),
+                    view=self.state.view(seat),
+                    legal=self._legal(seat),
+                    deciding=list(self.state.deciding_seats()),
+                    outcome=self._outcome(),
+                ).model_dump_json()
+        await asyncio.gather(
+            *(
+                self._send(connection, frames[connection.seat])
+                for connection in list(self.connections)
+            )
+        )
+
+    async def _send(self, connection: Connection, text: str) -> None:
+        try:
+            await connection.send(text)
+        except Exception:  # a closed socket: drop it, the match goes on
+            log.debug("dropping a connection of match %s", self.id, exc_info=True)
+            self.connections.discard(connection)
+
+    # -- bots ------------------------------------------------------------------------------
+
+    def wake_bots(self) -> None:
+        """Start the bot loop if a bot's seat decides and none is thinking."""
+        if self.bots is None or self.over:
+            return
+        if not any(self.bot_of(seat) for seat in self.state.deciding_seats()):
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        """Bots decide one at a time, each on the state as it was when asked."""
+        if self.bots is None:
+            return
+        while True:
+            async with self._lock:
+                seat = next((s for s in self.state.deciding_seats() if self.bot_of(s)), None)
+                if seat is None:
+                    return
+                name = self.bot_of(seat) or ""
+                version = self.version
+                job = BotJob(
+                    game_id=self.game.id,
+                    seats=self.game.seats,
+                    options=dict(self.game.options),
+                    state=self.state.to_json(),
+                    seat=seat,
+                    bot=name,
+                    seed=mix_seed(self.match.seed, version, seat),
+                    move_seconds=self.bot_move_seconds,
+                )
+            try:
+                action = await self.bots.choose(job)
+                await self.submit(seat, action, version=version)
+            except ProtocolError as error:
+                # Another seat acted while the bot thought: ask again on the new state.
+                log.info("bot at seat %d of match %s: %s", seat, self.id, error.message)
+                if self.version == version:
+                    log.error("bot %s refused on an unchanged match %s", name, self.id)
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot %s at seat %d of match %s failed", name, seat, self.id)
+                return
+
+    async def close(self) -> None:
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,129 @@
+"""The live matches of a server: creating them, finding them, rebuilding them on startup.
+
+One :class:`MatchMaster` per match in memory, built from its stored record. On startup every
+match still being played is rebuilt by replaying its seed and actions through the engine,
+and its bots pick up where they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.core import Game, InvalidOptions, load_game
+from meeple.core.record import MAX_SEED
+from meeple.server.bots import BotRunner, check_bot_name, default_bot
+from meeple.server.master import MatchMaster
+from meeple.server.repository import AccountRow
+from meeple.server.settings import Settings
+from meeple.server.store import MatchStore, SeatHolder, StoredMatch
+
+
+def new_match_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Matches:
+    """Every live :class:`MatchMaster`, by match id."""
+
+    def __init__(self, store: MatchStore, bots: BotRunner | None, settings: Settings) -> None:
+        self.store = store
+        self.bots = bots
+        self.settings = settings
+        self._masters: dict[str, MatchMaster] = {}
+        self._loading = asyncio.Lock()
+
+    def _master(self, match: StoredMatch) -> MatchMaster:
+        return MatchMaster.rebuild(
+            match,
+            self.store,
+            self.bots,
+            max_message_bytes=self.settings.max_message_bytes,
+            bot_move_seconds=self.settings.bot_move_seconds,
+        )
+
+    async def start(self) -> int:
+        """Rebuild every match still being played; returns how many."""
+        for match in await self.store.playing_matches():
+            master = self._master(match)
+            self._masters[match.id] = master
+            master.wake_bots()
+        return len(self._masters)
+
+    async def get(self, match_id: str) -> MatchMaster | None:
+        """The master of a match (loaded from storage if it is not in memory), or None."""
+        master = self._masters.get(match_id)
+        if master is not None:
+            return master
+        async with self._loading:
+            master = self._masters.get(match_id)
+            if master is None:
+                match = await self.store.load_match(match_id)
+                if match is None:
+                    return None
+                master = self._masters[match_id] = self._master(match)
+        return master
+
+    async def create_solo(
+        self,
+        account: AccountRow,
+        game_id: str,
+        *,
+        seats: int | None = None,
+        options: dict[str, Any] | None = None,
+        seat: int = 0,
+        bots: Sequence[str] | str | None = None,
+        seed: int | None = None,
+    ) -> MatchMaster:
+        """One person against bots: ``account`` at ``seat``, bots of the named levels elsewhere.
+
+        ``bots`` is one name for every other seat or one per other seat, in seat order.
+
+        Raises:
+            GameError: for an unknown game, bad options or seat count, a bad seat.
+            ValueError: for an unknown bot or the wrong number of bots.
+        """
+        game: Game = load_game(game_id, seats=seats, options=options)
+        game.check_seat(seat)
+        others = [s for s in range(game.seats) if s != seat]
+        if bots is None or isinstance(bots, str):
+            names = [bots or default_bot(game.info.name)] * len(others)
+        else:
+            names = list(bots)
+            if len(names) != len(others):
+                raise InvalidOptions(
+                    f"name one bot for all other seats or one for each of the {len(others)}, "
+                    f"got {len(names)}"
+                )
+        for name in names:
+            check_bot_name(name)
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
+        elif not 0 <= seed <= MAX_SEED:
+            raise InvalidOptions(f"a seed lies in 0..2**53-1, got {seed}")
+        holders = [SeatHolder(seat, account.display_name, account_id=account.id)]
+        holders += [
+            SeatHolder(s, f"{name} bot", bot=name) for s, name in zip(others, names, strict=True)
+        ]
+        holders.sort(key=lambda holder: holder.seat)
+        match = StoredMatch(
+            id=new_match_id(),
+            game_id=game.id,
+            seats=game.seats,
+            options=dict(game.options),
+            seed=seed,
+            mode="solo",
+            holders=holders,
+            created_by=account.id,
+        )
+        await self.store.create_match(match)
+        master = self._masters[match.id] = self._master(match)
+        master.wake_bots()
+        return master
+
+    async def close(self) -> None:
+        for master in list(self._masters.values()):
+            await master.close()
+        self._masters.clear()

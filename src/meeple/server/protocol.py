@@ -1,0 +1,205 @@
+"""The WebSocket protocol: typed messages both ways and the stable error codes.
+
+Every frame is one JSON object with a ``type``. docs/protocol.md describes each message;
+the pydantic models here are the schema (``ClientMessage`` in, the ``*Out`` models out).
+A frame that cannot be read gets an :class:`ErrorOut` with one of the codes below on that
+connection only, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from meeple.core import GameError
+
+# -- error codes ------------------------------------------------------------------------
+
+MALFORMED = "message/malformed"
+TOO_LARGE = "message/too_large"
+UNKNOWN_TYPE = "message/unknown_type"
+SEAT_WRONG = "seat/wrong"
+VERSION_STALE = "version/stale"
+MATCH_OVER = "match/over"
+STORE_FAILED = "server/store_failed"
+
+ERROR_CODES: dict[str, str] = {
+    MALFORMED: "the frame is not JSON, not an object, or a field is missing or mistyped",
+    TOO_LARGE: "the frame is longer than the server reads",
+    UNKNOWN_TYPE: "the frame's type is not a message the server knows",
+    SEAT_WRONG: "the connection does not hold the seat the message is for (or is a spectator)",
+    VERSION_STALE: "the seat's choices changed after the version the message was sent against",
+    "action/invalid": "the action names no action of this game",
+    "action/illegal": "the action is not legal now for this seat",
+    "action/not_your_decision": "the seat does not decide now",
+    "action/game_over": "the match has ended",
+    STORE_FAILED: "the action could not be stored; nothing changed, send it again",
+}
+"""Every code an :class:`ErrorOut` may carry, with what it means."""
+
+
+class ProtocolError(Exception):
+    """A refused message: a stable ``code`` and a sentence for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def from_game(cls, error: GameError) -> ProtocolError:
+        """The engine's typed error under its own stable code."""
+        return cls(error.code, str(error))
+
+
+# -- client to server -------------------------------------------------------------------
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ref: Annotated[str | None, Field(max_length=64)] = None
+    """Echoed in the answer, so a client can match answers to what it sent."""
+
+
+class ActionIn(_In):
+    """Play an action for the connection's seat, against the version last seen."""
+
+    type: Literal["action"]
+    action: int | Annotated[str, Field(max_length=200)] | dict[str, int | str]
+    version: Annotated[int, Field(ge=0)]
+    seat: int | None = None
+
+
+class ResumeIn(_In):
+    """Ask again for a snapshot and every update after version ``since``."""
+
+    type: Literal["resume"]
+    since: Annotated[int, Field(ge=0)] = 0
+
+
+class PingIn(_In):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionIn | ResumeIn | PingIn, Field(discriminator="type")]
+CLIENT_TYPES = ("action", "resume", "ping")
+_CLIENT = TypeAdapter[ActionIn | ResumeIn | PingIn](ClientMessage)
+
+
+def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | ResumeIn | PingIn:
+    """Read one client frame.
+
+    Raises:
+        ProtocolError: ``message/too_large``, ``message/malformed`` or
+            ``message/unknown_type``.
+    """
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
+    if size > max_bytes:
+        raise ProtocolError(TOO_LARGE, f"a frame is at most {max_bytes} bytes, got {size}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ProtocolError(MALFORMED, f"the frame is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(MALFORMED, f"a frame is a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(MALFORMED, "a frame names its 'type' as a string")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            UNKNOWN_TYPE, f"unknown type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}"
+        )
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "frame"
+        raise ProtocolError(MALFORMED, f"{kind} message: {where}: {first['msg']}") from None
+
+
+# -- server to client -------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionInfo(_Out):
+    id: int
+    text: str
+
+
+class PlayerInfo(_Out):
+    seat: int
+    name: str
+    bot: str | None = None
+    account: int | None = None
+
+
+class UpdateOut(_Out):
+    """What one accepted action changed, as the receiving seat may see it."""
+
+    type: Literal["update"] = "update"
+    version: int
+    events: list[Any]
+    view: Any
+    legal: list[ActionInfo]
+    deciding: list[int]
+    outcome: Any | None = None
+
+
+class MissedOut(_Out):
+    """An update a resuming connection missed: the events only (the snapshot has the view)."""
+
+    version: int
+    events: list[Any]
+
+
+class SnapshotOut(_Out):
+    """Where the match stands for the receiving seat; sent on connect and on resume."""
+
+    type: Literal["snapshot"] = "snapshot"
+    match: str
+    game: str
+    seat: int | None
+    version: int
+    players: list[PlayerInfo]
+    view: Any
+    legal: list[ActionInfo]
+    deciding: list[int]
+    status: str
+    outcome: Any | None = None
+    missed: list[MissedOut] = Field(default_factory=list)
+    ref: str | None = None
+
+
+class AckOut(_Out):
+    """The sender's action is stored (durably) and applied as ``version``."""
+
+    type: Literal["ack"] = "ack"
+    version: int
+    action: ActionInfo
+    ref: str | None = None
+
+
+class ErrorOut(_Out):
+    """A refused message; nothing changed. ``version`` is the match's current version."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    version: int | None = None
+    ref: str | None = None
+
+
+class PongOut(_Out):
+    type: Literal["pong"] = "pong"
+    ref: str | None = None
+
+
+ServerMessage = Annotated[
+    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut, Field(discriminator="type")
+]

@@ -1,0 +1,235 @@
+"""Database access: accounts and logins (:class:`Accounts`) and matches (:class:`SqlMatchStore`).
+
+Every method runs in its own transaction and returns plain data, never a live ORM object,
+so callers hold no session across an ``await`` on the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from meeple.core import JSON, Seat
+from meeple.server.models import Account, Match, MatchAction, MatchSeat, Token, utcnow
+from meeple.server.store import SeatHolder, StaleWrite, StoredMatch
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """An account as the rest of the server sees it (no password hash)."""
+
+    id: int
+    name: str | None
+    display_name: str
+    kind: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "display_name": self.display_name,
+            "kind": self.kind,
+            "bot": self.is_bot,
+        }
+
+
+def _row(account: Account) -> AccountRow:
+    return AccountRow(account.id, account.name, account.display_name, account.kind)
+
+
+class NameTaken(Exception):
+    """An account already has that login name."""
+
+
+class Accounts:
+    """Accounts and their login tokens (stored as SHA-256 hashes)."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def create(
+        self, *, name: str | None, display_name: str, password_hash: str | None, kind: str
+    ) -> AccountRow:
+        """A new account.
+
+        Raises:
+            NameTaken: when ``name`` is already someone's.
+        """
+        async with self._sessions() as session:
+            account = Account(
+                name=name, display_name=display_name, password_hash=password_hash, kind=kind
+            )
+            session.add(account)
+            try:
+                await session.commit()
+            except IntegrityError as error:
+                raise NameTaken(name) from error
+            return _row(account)
+
+    async def by_name(self, name: str) -> tuple[AccountRow, str | None] | None:
+        """The account called ``name`` and its password hash, or None."""
+        async with self._sessions() as session:
+            account = (
+                await session.execute(select(Account).where(Account.name == name))
+            ).scalar_one_or_none()
+            return None if account is None else (_row(account), account.password_hash)
+
+    async def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        async with self._sessions() as session, session.begin():
+            await session.execute(
+                update(Account).where(Account.id == account_id).values(password_hash=password_hash)
+            )
+
+    async def add_token(self, account_id: int, token_hash: str, expires_at: datetime) -> None:
+        async with self._sessions() as session, session.begin():
+            session.add(Token(token_hash=token_hash, account_id=account_id, expires_at=expires_at))
+
+    async def by_token(self, token_hash: str) -> AccountRow | None:
+        """The account a live token belongs to; None for an unknown or expired token."""
+        async with self._sessions() as session:
+            found = (
+                await session.execute(
+                    select(Account)
+                    .join(Token, Token.account_id == Account.id)
+                    .where(Token.token_hash == token_hash, Token.expires_at > utcnow())
+                )
+            ).scalar_one_or_none()
+            return None if found is None else _row(found)
+
+    async def drop_token(self, token_hash: str) -> None:
+        async with self._sessions() as session, session.begin():
+            await session.execute(delete(Token).where(Token.token_hash == token_hash))
+
+    async def by_ids(self, ids: list[int]) -> dict[int, AccountRow]:
+        if not ids:
+            return {}
+        async with self._sessions() as session:
+            rows = (await session.execute(select(Account).where(Account.id.in_(ids)))).scalars()
+            return {row.id: _row(row) for row in rows}
+
+
+class SqlMatchStore:
+    """The :class:`~meeple.server.store.MatchStore` on the database."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def create_match(self, match: StoredMatch) -> None:
+        async with self._sessions() as session, session.begin():
+            session.add(
+                Match(
+                    id=match.id,
+                    game_id=match.game_id,
+                    seats=match.seats,
+                    options=dict(match.options),
+                    seed=match.seed,
+                    mode=match.mode,
+                    status=match.status,
+                    version=len(match.actions),
+                    outcome=match.outcome,
+                    created_by=match.created_by,
+                )
+            )
+            # Seats refer to the match: flush it first (no ORM relationship orders them).
+            await session.flush()
+            for holder in match.holders:
+                session.add(
+                    MatchSeat(
+                        match_id=match.id,
+                        seat=holder.seat,
+                        account_id=holder.account_id,
+                        bot=holder.bot,
+                        name=holder.name,
+                    )
+                )
+
+    async def load_match(self, match_id: str) -> StoredMatch | None:
+        async with self._sessions() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                return None
+            return await self._load(session, match)
+
+    async def playing_matches(self) -> list[StoredMatch]:
+        async with self._sessions() as session:
+            matches = (
+                await session.execute(select(Match).where(Match.status == "playing"))
+            ).scalars()
+            return [await self._load(session, match) for match in list(matches)]
+
+    async def matches_of(self, account_id: int) -> list[tuple[str, str, str, int]]:
+        """(match id, game id, status, seat) of every match the account sits in, newest first."""
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(Match.id, Match.game_id, Match.status, MatchSeat.seat)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .where(MatchSeat.account_id == account_id)
+                .order_by(Match.created_at.desc())
+            )
+            return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+    async def _load(self, session: AsyncSession, match: Match) -> StoredMatch:
+        holders = (
+            await session.execute(
+                select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)
+            )
+        ).scalars()
+        actions = (
+            await session.execute(
+                select(MatchAction.seat, MatchAction.action)
+                .where(MatchAction.match_id == match.id)
+                .order_by(MatchAction.number)
+            )
+        ).all()
+        return StoredMatch(
+            id=match.id,
+            game_id=match.game_id,
+            seats=match.seats,
+            options=dict(match.options),
+            seed=match.seed,
+            mode=match.mode,
+            holders=[SeatHolder(h.seat, h.name, h.account_id, h.bot) for h in holders],
+            actions=[(row[0], row[1]) for row in actions],
+            status=match.status,
+            outcome=match.outcome,
+            created_by=match.created_by,
+        )
+
+    async def append_action(
+        self, match_id: str, number: int, seat: Seat, action: int, outcome: JSON | None
+    ) -> None:
+        """Store the action and advance the match's version in one transaction.
+
+        The version moves only from ``number - 1``, so two writers cannot both store action
+        ``number``; the loser gets :class:`StaleWrite`.
+        """
+        now = utcnow()
+        values: dict[str, Any] = {"version": number, "updated_at": now}
+        if outcome is not None:
+            values.update(status="over", outcome=outcome)
+        async with self._sessions() as session, session.begin():
+            moved = await session.execute(
+                update(Match)
+                .where(Match.id == match_id, Match.version == number - 1)
+                .values(**values)
+            )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"match {match_id} is not at version {number - 1}")
+            session.add(
+                MatchAction(
+                    match_id=match_id, number=number, seat=seat, action=action, created_at=now
+                )
+            )
+
+    async def count(self) -> int:
+        async with self._sessions() as session:
+            return int((await session.execute(select(func.count(Match.id)))).scalar_one())

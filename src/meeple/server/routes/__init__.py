@@ -1,0 +1,1 @@
+"""One router per resource: accounts, games, matches, and the match WebSocket."""

@@ -1,0 +1,90 @@
+"""The match WebSocket: ``/ws/matches/{id}``.
+
+A connection speaks for the seat its account holds (``?seat=`` picks one when it holds
+several), or watches as a spectator (no seat held, or ``?watch=true``). ``?since=N`` asks
+for the updates after version N with the first snapshot (reconnect and resume).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from meeple.core import Seat
+from meeple.server.deps import get_services, request_token
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+CLOSE_UNKNOWN_MATCH = 4404
+CLOSE_NOT_YOUR_SEAT = 4403
+
+
+class SocketConnection:
+    """A :class:`~meeple.server.master.Connection` on a WebSocket; one send at a time."""
+
+    def __init__(self, websocket: WebSocket, seat: Seat | None) -> None:
+        self._socket = websocket
+        self._seat = seat
+        self._sending = asyncio.Lock()
+
+    @property
+    def seat(self) -> Seat | None:
+        return self._seat
+
+    async def send(self, text: str) -> None:
+        async with self._sending:
+            await self._socket.send_text(text)
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(
+    websocket: WebSocket,
+    match_id: str,
+    seat: int | None = None,
+    since: int | None = None,
+    watch: bool = False,
+) -> None:
+    services = get_services(websocket)
+    account = await services.account_for(request_token(websocket, services))
+    master = await services.matches.get(match_id)
+    await websocket.accept()
+    if master is None:
+        await websocket.close(CLOSE_UNKNOWN_MATCH, "no such match")
+        return
+    held = [
+        h.seat for h in master.match.holders if account is not None and h.account_id == account.id
+    ]
+    chosen: Seat | None
+    if watch:
+        chosen = None
+    elif seat is not None:
+        if seat not in held:
+            await websocket.close(CLOSE_NOT_YOUR_SEAT, "you do not hold that seat")
+            return
+        chosen = seat
+    else:
+        chosen = held[0] if held else None
+    if since is not None and not 0 <= since <= master.version:
+        since = None
+    connection = SocketConnection(websocket, chosen)
+    await master.attach(connection, since)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            data = text if text is not None else message.get("bytes") or b""
+            await master.receive(connection, data)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        # Some closes surface as other errors than WebSocketDisconnect (uvicorn's backends).
+        pass
+    finally:
+        master.detach(connection)
+        with contextlib.suppress(Exception):
+            await websocket.close()

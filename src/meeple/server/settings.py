@@ -1,0 +1,51 @@
+"""The server's settings, read from ``MEEPLE_*`` environment variables or given in code.
+
+Nothing is built from them at import time: :func:`meeple.server.app.create_app` takes a
+:class:`Settings` and builds the database engine, the bot runner and the matches from it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """Where the embedded database lives: ``$XDG_DATA_HOME/meeple`` or ``~/.local/share/meeple``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "meeple"
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told. Each field also reads ``MEEPLE_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="MEEPLE_", extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    data_dir: Path = Field(default_factory=default_data_dir)
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy async URL; default sqlite+aiosqlite:///<data_dir>/meeple.db",
+    )
+    token_days: float = Field(default=30.0, gt=0, description="How long a login token lasts.")
+    cookie_name: str = "meeple_session"
+    cookie_secure: bool = False
+    max_message_bytes: int = Field(
+        default=16 * 1024, ge=256, description="The largest WebSocket frame a client may send."
+    )
+    bot_workers: int = Field(
+        default=1, ge=0, description="Bot processes; 0 runs bots on a thread (tests, tiny hosts)."
+    )
+    bot_move_seconds: float = Field(
+        default=1.0, gt=0, description="The most time a searching bot spends on one decision."
+    )
+
+    def resolved_database_url(self) -> str:
+        """The database URL, defaulting to the embedded SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'meeple.db'}"

@@ -1,0 +1,175 @@
+"""Matches over a real server and real WebSockets, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import meeple.games  # noqa: F401
+from meeple.core import MatchRecord
+from tests.server.conftest import Server, Socket
+
+
+def play_out(socket: Socket, seat: int, rng: random.Random, first: dict[str, Any]) -> list[dict]:
+    """Play ``seat`` with random legal actions until the match ends; returns the acks."""
+    acks = []
+    frame = first
+    version = frame["version"]
+    while frame.get("outcome") is None:
+        if frame["type"] in ("snapshot", "update"):
+            version = frame["version"]
+            if seat in frame["deciding"] and frame["legal"]:
+                choice = rng.choice(frame["legal"])
+                socket.send({"type": "action", "action": choice["id"], "version": version})
+        elif frame["type"] == "ack":
+            acks.append(frame)
+        elif frame["type"] == "error":
+            raise AssertionError(frame)
+        frame = socket.recv()
+    return acks
+
+
+def test_a_person_plays_maatatahay_against_a_bot_to_the_end(server: Server) -> None:
+    client = server.client().guest("Wazu")
+    match = client.solo(game="maatatahay", seat=0, bots="mcts-easy", seed=11)
+    assert match["players"][1]["bot"] == "mcts-easy"
+    with client.socket(match["id"]) as socket:
+        first = socket.recv()
+        assert first["type"] == "snapshot" and first["seat"] == 0
+        acks = play_out(socket, 0, random.Random(3), first)
+        final = socket.frames[-1]
+    assert acks and all(ack["version"] > 0 for ack in acks)
+    assert final["outcome"] is not None
+    # The record downloads once the match is over and replays to the same end.
+    reply = client.get(f"/api/matches/{match['id']}/record")
+    assert reply.status_code == 200
+    record = MatchRecord.from_json(reply.json())
+    assert len(record.actions) == final["version"]
+    end = record.replay()
+    assert end.outcome() is not None
+    assert end.outcome().to_json() == final["outcome"]
+    assert end.view(0) == final["view"]
+    summary = client.get(f"/api/matches/{match['id']}").json()
+    assert summary["status"] == "over"
+
+
+def test_the_record_is_withheld_while_the_match_is_played(server: Server) -> None:
+    client = server.client().guest()
+    match = client.solo(game="manafields", seat=0, bots="random", seed=2)
+    reply = client.get(f"/api/matches/{match['id']}/record")
+    assert reply.status_code == 409
+    assert reply.json()["detail"]["code"] == "match/not_over"
+
+
+def _expect_error(socket: Socket, message: Any, code: str, version: int) -> None:
+    socket.send(message)
+    frame = socket.recv()
+    assert frame["type"] == "error", frame
+    assert frame["code"] == code, frame
+    assert frame["version"] == version
+
+
+def test_bad_input_gets_a_typed_error_and_changes_nothing(server: Server) -> None:
+    client = server.client().guest("Balan")
+    # Manafields: seat 0 plays first, so the person decides at version 0.
+    match = client.solo(game="manafields", seat=0, bots="random", seed=7)
+    with client.socket(match["id"]) as socket, client.socket(match["id"], "?watch=true") as watcher:
+        snap = socket.recv()
+        watched = watcher.recv()
+        assert snap["deciding"] == [0] and snap["version"] == 0
+        assert watched["seat"] is None and watched["legal"] == []
+        legal = {item["id"] for item in snap["legal"]}
+        illegal = next(a for a in range(10_000) if a not in legal)
+        cases = [
+            ("{not json", "message/malformed"),
+            ("[1, 2]", "message/malformed"),
+            (json.dumps({"type": "action", "version": 0}), "message/malformed"),
+            (json.dumps({"type": "teleport"}), "message/unknown_type"),
+            ("x" * 40_000, "message/too_large"),
+            (
+                {"type": "action", "action": snap["legal"][0]["id"], "version": 0, "seat": 1},
+                "seat/wrong",
+            ),
+            ({"type": "action", "action": illegal, "version": 0}, "action/illegal"),
+            ({"type": "action", "action": "zz99", "version": 0}, "action/invalid"),
+            ({"type": "action", "action": snap["legal"][0]["id"], "version": 5}, "version/stale"),
+        ]
+        for message, code in cases:
+            _expect_error(socket, message, code, 0)
+        # A spectator cannot act either.
+        _expect_error(watcher, {"type": "action", "action": 0, "version": 0}, "seat/wrong", 0)
+        # Nothing changed: same version, and the first legal action is still accepted.
+        assert client.get(f"/api/matches/{match['id']}").json()["version"] == 0
+        socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0, "ref": "a"})
+        ack = socket.until("ack")
+        assert ack["version"] == 1 and ack["ref"] == "a"
+        # The spectator got the update, and of the errors only its own.
+        update = watcher.until("update")
+        assert update["version"] == 1
+        assert [frame["type"] for frame in watcher.frames] == ["snapshot", "error", "update"]
+        # After the move the old version is stale for the seat whose choices changed.
+        after = socket.until("update")
+        if 0 in after["deciding"]:
+            _expect_error(
+                socket,
+                {"type": "action", "action": after["legal"][0]["id"], "version": 0},
+                "version/stale",
+                after["version"],
+            )
+
+
+def test_a_second_connection_resumes_with_what_it_missed(server: Server) -> None:
+    client = server.client().guest()
+    match = client.solo(game="maatatahay", seat=1, bots="random", seed=5)
+    with client.socket(match["id"]) as socket:
+        snap = socket.recv()
+        assert 1 in snap["deciding"]
+        socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0})
+        socket.until("ack")
+        frame = socket.until("update")
+        while 1 not in frame["deciding"]:
+            frame = socket.until("update")
+        version = frame["version"]
+    with client.socket(match["id"], "?since=0") as again:
+        resumed = again.recv()
+        assert resumed["type"] == "snapshot" and resumed["version"] == version
+        assert [m["version"] for m in resumed["missed"]] == list(range(1, version + 1))
+        again.send({"type": "resume", "since": version - 1, "ref": "r"})
+        later = again.until("snapshot")
+        assert later["ref"] == "r" and [m["version"] for m in later["missed"]] == [version]
+        again.send({"type": "ping", "ref": "p"})
+        assert again.until("pong")["ref"] == "p"
+
+
+def test_unknown_match_and_foreign_seat_close_the_socket(server: Server) -> None:
+    client = server.client().guest()
+    match = client.solo(game="maatatahay", seat=0, bots="random", seed=1)
+    other = server.client().guest("Other")
+    with other.socket(match["id"]) as socket:
+        assert socket.recv()["seat"] is None  # holds no seat: watches
+    for query, code in (("?seat=1", 4403),):
+        with client.socket(match["id"], query) as socket:
+            try:
+                socket.recv(timeout=5)
+            except Exception as closed:  # websockets' ConnectionClosed
+                assert getattr(closed, "rcvd", None) is not None
+                assert closed.rcvd.code == code
+            else:
+                raise AssertionError("the socket should have been closed")
+
+
+def test_solo_refuses_bad_requests(server: Server) -> None:
+    client = server.client().guest()
+    for body, code in (
+        ({"game": "chess"}, "game/unknown"),
+        ({"game": "maiterra", "seats": 7}, "game/invalid_options"),
+        ({"game": "maiterra", "seats": 2, "options": {"teams": "12"}}, "game/invalid_options"),
+        ({"game": "maatatahay", "bots": "deep-blue"}, "match/invalid"),
+        ({"game": "maatatahay", "seat": 2}, "seat/invalid"),
+    ):
+        reply = client.post("/api/matches/solo", json=body)
+        assert reply.status_code == 422, reply.text
+        assert reply.json()["detail"]["code"] == code, reply.text
+    anonymous = server.client()
+    assert anonymous.post("/api/matches/solo", json={"game": "maatatahay"}).status_code == 401

@@ -33,9 +33,15 @@ CASES += [
     for i, (a, b) in enumerate((a, b) for a in _MANAFIELDS for b in _MANAFIELDS)
 ]
 
+# The same matches at each rules version: (folder, game id).
+_MAITERRA_VERSIONS = (("maiterra", "maiterra/1"), ("maiterra-2", "maiterra/2"))
 CASES += [
-    ("maiterra/2-seats-seed4.txt", "maiterra/1", 2, {}, 4, 4),
-    ("maiterra/3-seats-seed12.txt", "maiterra/1", 3, {}, 12, 12),
-    ("maiterra/4-seats-seed17.txt", "maiterra/1", 4, {}, 17, 17),
-    ("maiterra/2v2-teams-seed11.txt", "maiterra/1", 4, {"teams": "1122"}, 11, 11),
+    (f"{folder}/{name}", game_id, seats, options, seed, seed)
+    for folder, game_id in _MAITERRA_VERSIONS
+    for name, seats, options, seed in (
+        ("2-seats-seed4.txt", 2, {}, 4),
+        ("3-seats-seed12.txt", 3, {}, 12),
+        ("4-seats-seed17.txt", 4, {}, 17),
+        ("2v2-teams-seed11.txt", 4, {"teams": "1122"}, 11),
+    )
 ]

@@ -497,7 +497,7 @@ class _SharedCloneState(ToyTricksState):
 
 
 class _NothingHiddenState(ToyTricksState):
-    def resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> Self:
         return self.clone()
 
 

@@ -12,8 +12,11 @@ Importing this module also registers ``meeple/<Title>-v<version>`` ids, so
   or the match ends. With simultaneous planning the learner and the bots plan the same
   round; each only sees its own view.
 - **Reward.** 0 until the end, then the learner's return (+1 win, -1 loss, 0 draw). An action
-  the mask forbids ends the episode with ``illegal_reward`` (default -1) and
+  id the mask forbids ends the episode with ``illegal_reward`` (default -1) and
   ``info["illegal_action"]``.
+- **Malformed actions.** What is no integer (a float, a bool, numpy's floats, text, None) or
+  lies outside the action space raises :class:`~meeple.core.InvalidAction` and changes
+  nothing; numpy's integers are taken as they are.
 - **Seeding.** ``reset(seed=s)`` seeds the environment's generator, which draws the match seed
   and the bots' seeds: equal seeds give equal episodes.
 """
@@ -60,7 +63,8 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
         self.render_mode = render_mode
         self.encoder = encoder_for(self.game)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self._size = self.game.num_distinct_actions()
+        self.action_space = spaces.Discrete(self._size)
         self.state: State = self.game.new_initial_state(0)
         self._legal_now: list[int] | None = None
         self.bots: dict[Seat, Bot] = {}
@@ -81,7 +85,13 @@ class MeepleEnv(gymnasium.Env[Vector, np.int64]):
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
-        action = int(action)
+        """One learner decision, then the bots' (see the module docstring).
+
+        Raises:
+            InvalidAction: for what is no action id of the space; nothing changes.
+        """
+        if type(action) is not int or not 0 <= action < self._size:
+            action = self.game.coerce_action(action)
         if action not in self._legal():
             info = self._info()
             info["illegal_action"] = True

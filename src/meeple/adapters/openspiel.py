@@ -11,8 +11,14 @@ the rest. The mapping:
   the deciding seats' actions in seat order (sealed decisions cannot depend on each other)
   and ignores the entries of seats that do not decide now, whose legal actions are empty.
   A node where one seat decides is an ordinary sequential node, in those games too.
-  Actions are applied unchecked, as in OpenSpiel's own games; use
-  ``apply_action_with_legality_check`` for untrusted input.
+- **Errors.** Actions are checked, and a refused one leaves the state as it was:
+  ``apply_action`` / ``apply_actions`` raise :class:`~meeple.core.InvalidAction` for what is
+  no integer (a float, a bool, numpy's floats, text, None) or is out of range, and the
+  engine's :class:`~meeple.core.IllegalAction` (or another
+  :class:`~meeple.core.GameError`) for an id that is not legal now; numpy's integers are
+  taken as they are. Joint actions are all checked before any is applied. What pyspiel checks
+  itself before the adapter sees a call (a player number in ``legal_actions`` or
+  ``observation_string``) raises pyspiel's ``SpielError``.
 - **Chance.** A meeple state draws every random event from its own generator, seeded when
   the match is created. OpenSpiel sees that as it is: one chance node at the root, *the
   deal*, whose outcome ``i`` (uniform over ``deals`` outcomes) seeds the match with
@@ -44,7 +50,18 @@ import pyspiel
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.adapters.encoding import Vector, canonical_json, encoder_for
-from meeple.core import Game, GameInfo, State, game_class, mix_seed, registered
+from meeple.core import (
+    Game,
+    GameInfo,
+    GameOver,
+    InvalidAction,
+    NotYourDecision,
+    State,
+    game_class,
+    mix_seed,
+    registered,
+)
+from meeple.core.game import action_integer
 
 PREFIX = "meeple_"
 DEALS = 4096
@@ -60,6 +77,9 @@ _WHOLE = ("whole", -1)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+_INT64_MAX = (1 << 63) - 1
+_SPIEL_APPLY_ACTION = pyspiel.State.apply_action
+_SPIEL_APPLY_ACTIONS = pyspiel.State.apply_actions
 
 
 def short_name(info: GameInfo) -> str:
@@ -228,6 +248,22 @@ class _Held:
         self.player = None
         self.cache.clear()
 
+    def legal(self, seat: int) -> list[int]:
+        """The seat's legal actions (pyspiel asks for them, then the check of the action
+        that follows needs them again)."""
+        key = ("legal", seat)
+        legal: list[int] | None = self.cache.get(key)
+        if legal is None:
+            legal = self.cache[key] = self.state.legal_actions(seat)
+        return legal
+
+    def check(self, seat: int, action: int) -> None:
+        """Raise the engine's typed error unless ``action`` is legal for ``seat`` now."""
+        if action not in self.legal(seat):
+            # The checked apply refuses it with the engine's own error, changing nothing.
+            self.state.clone().apply(seat, action)
+            raise InvalidAction("not a legal action now", seat=seat, action=action)
+
     def view(self, seat: int) -> Any:
         key = ("view", seat)
         view = self.cache.get(key)
@@ -301,31 +337,66 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if self._held is None:
             return []
-        return self._held.state.legal_actions(player)
+        return self._held.legal(player)
+
+    def apply_action(self, action: Any) -> None:
+        """pyspiel's ``apply_action``, after refusing with :class:`InvalidAction` what is no
+        integer (pyspiel's binding would take ``True`` or a numpy float32 as an id) and what
+        is negative or past int64 (pyspiel would answer with its own errors)."""
+        if type(action) is not int:
+            action = action_integer(action)
+        if not 0 <= action <= _INT64_MAX:
+            raise InvalidAction("action ids are never negative or past int64", action=action)
+        _SPIEL_APPLY_ACTION(self, action)
+
+    def apply_actions(self, actions: Any) -> None:
+        """pyspiel's ``apply_actions``, after refusing entries as :meth:`apply_action` does."""
+        joint = [a if type(a) is int else action_integer(a) for a in actions]
+        for action in joint:
+            if not 0 <= action <= _INT64_MAX:
+                raise InvalidAction("action ids are never negative or past int64", action=action)
+        _SPIEL_APPLY_ACTIONS(self, joint)
 
     def _apply_action(self, action: int) -> None:
         if self._held is None:
             game: MeepleGame = self.get_game()
+            if not 0 <= action < game.deals:
+                raise InvalidAction(f"the deal's outcomes run 0..{game.deals - 1}", action=action)
             self._held = _Held(game.meeple.new_initial_state(game.deal_seed(action)))
             return
         held = self._held
         seat = held.current_player()
         if seat < 0:
-            raise ValueError(f"no single seat decides now ({list(held.state.deciding_seats())})")
+            deciding = list(held.state.deciding_seats())
+            if not deciding:
+                raise GameOver("the match is over", action=action)
+            raise NotYourDecision(f"seats {deciding} decide at once: use apply_actions")
+        held.check(seat, action)
         held.moved()
-        # Unchecked, as OpenSpiel's own games: apply_action_with_legality_check checks.
-        held.state.apply_unchecked(seat, int(action))
+        held.state.apply_unchecked(seat, action)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """One action per player; the entries of seats that do not decide now are ignored."""
+        """One action per player; the entries of seats that do not decide now are ignored.
+
+        Every deciding seat's action is checked before any is applied: sealed decisions do
+        not change each other's legal actions, so a refused joint action changes nothing.
+        """
         held = self._held
         if held is None:
-            raise ValueError("joint actions before the deal")
-        held.moved()
+            raise NotYourDecision("joint actions before the deal (a chance node)")
         state = held.state
-        for seat in state.deciding_seats():
+        seats = state.game.seats
+        if len(actions) != seats:
+            raise InvalidAction(f"a joint action has one entry per seat ({seats})")
+        deciding = state.deciding_seats()
+        if not deciding:
+            raise GameOver("the match is over")
+        for seat in deciding:
+            held.check(seat, actions[seat])
+        held.moved()
+        for seat in deciding:
             if seat in state.deciding_seats():
-                state.apply_unchecked(seat, int(actions[seat]))
+                state.apply_unchecked(seat, actions[seat])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -12,9 +12,14 @@ view encoded by :func:`meeple.adapters.encoding.encoder_for` (float32), and ``ac
 - **Parallel.** Every live agent sends an action each step; those of seats that decide now
   are applied in seat order, the others' are ignored (their masks are all zero). Meant for
   games with simultaneous planning; it also plays sequential games, one seat per step.
-- **Illegal actions.** An action the mask forbids ends the episode: the seat that sent it
+- **Illegal actions.** An action id the mask forbids ends the episode: the seat that sent it
   gets ``illegal_reward`` (default -1), every other seat 0, and its info says
   ``illegal_action``. (PettingZoo's terminate-on-illegal policy, built in.)
+- **Malformed actions** are refused, and the environment stays as it was: what is no integer
+  (a float, a bool, numpy's floats, text, None) or lies outside the action space raises
+  :class:`~meeple.core.InvalidAction`, as does a Parallel step without an action from a
+  seat that decides (every deciding seat's action is checked before any is applied).
+  numpy's integers are taken as they are.
 - **Seeding.** ``reset(seed=s)`` seeds a generator that draws each match's seed, so equal
   seeds give equal episodes; ``reset()`` goes on with the next match of that sequence.
 """
@@ -32,7 +37,7 @@ from pettingzoo import AECEnv, ParallelEnv
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.adapters.encoders.masks import mask_writer
 from meeple.adapters.encoding import canonical_json, encoder_for
-from meeple.core import Game, Seat, State, load_game
+from meeple.core import Game, InvalidAction, Seat, State, load_game
 
 SEED_BITS = 53
 """Match seeds stay below 2**53, as in match records."""
@@ -70,6 +75,7 @@ class _Table:
             for agent in self.agents_all
         }
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.agents_all}
+        self.size = size
         self.name = f"meeple_{info.name}_v{info.version}"
         # Looked up once: a step calls both (the encoders' compiled writers directly).
         self._encode = self.encoder.observe
@@ -122,8 +128,12 @@ class _Table:
         ``deciding``: the seats that decide at this node, where the caller knows them. While
         several do, their decisions are sealed (one seat's does not change another's
         options), so the legal actions worked out for the others who still decide are kept
-        for the rest of the node; everything else is worked out again."""
-        action = int(action)
+        for the rest of the node; everything else is worked out again.
+
+        Raises:
+            InvalidAction: for what is no action id (nothing changes).
+        """
+        action = self.action_id(action)
         legal = self._legal.get(seat)
         if legal is None:
             legal = self.legal(seat)
@@ -142,6 +152,16 @@ class _Table:
         else:
             self._legal.clear()
         return after
+
+    def action_id(self, action: Any) -> int:
+        """``action`` as an id of the action space (numpy's integers too).
+
+        Raises:
+            InvalidAction: for what is no integer, or an integer outside the space.
+        """
+        if type(action) is not int or not 0 <= action < self.size:
+            return self.game.coerce_action(action)
+        return action
 
     def over(self) -> bool:
         return self.illegal is not None or self.state.is_terminal()
@@ -269,10 +289,11 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         # rewards come at the end only and a seat that steps after it is dead.
         # _Table.play, written out: a step is a few microseconds, a call a tenth of one.
         seat = self._seats[agent]
+        if type(action) is not int or not 0 <= action < table.size:
+            action = table.game.coerce_action(action)  # InvalidAction, and nothing changes
         legal = table._legal.get(seat)
         if legal is None:
             legal = table.legal(seat)
-        action = int(action)
         if action in legal:
             state = table.state
             state.apply_unchecked(seat, action)
@@ -340,7 +361,8 @@ class MeepleParallelEnv(ParallelEnv):  # type: ignore[misc]
         deciding = table.state.deciding_seats()
         for seat in deciding:
             if agent_name(seat) not in actions:
-                raise ValueError(f"{agent_name(seat)} decides now and sent no action")
+                raise InvalidAction(f"{agent_name(seat)} decides now and sent no action", seat=seat)
+            table.action_id(actions[agent_name(seat)])  # all checked before any is applied
         now = deciding
         for seat in deciding:
             if seat not in now:

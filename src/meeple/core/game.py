@@ -56,6 +56,25 @@ def notation_text(text: object) -> str:
     return text
 
 
+def action_integer(action: object) -> int:
+    """``action`` as a plain ``int`` if it is an integer of any type (``int``, numpy's
+    integers: whatever has ``__index__``), for adapters whose callers hand in numpy scalars.
+
+    Raises:
+        InvalidAction: for a bool (numpy's too), a float, a string, None or anything else.
+    """
+    if type(action) is int:
+        return action
+    if isinstance(action, bool) or type(action).__name__ == "bool_":
+        raise InvalidAction("an action id is an integer, not a boolean", action=action)
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidAction(
+            f"an action id must be an integer, not {type(action).__name__}", action=action
+        ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option (variant switch) of a game.
@@ -307,18 +326,9 @@ class Game(ABC):
             InvalidAction: for a bool, a float, a string, None or anything else that is
                 not an integer, and for an integer outside the action range.
         """
-        if isinstance(action, bool) or type(action).__name__ == "bool_":
-            raise InvalidAction("an action id is an integer, not a boolean", action=action)
-        if type(action) is not int:
-            try:
-                action = operator.index(action)  # type: ignore[arg-type]
-            except TypeError:
-                raise InvalidAction(
-                    f"an action id must be an integer, not {type(action).__name__}",
-                    action=action,
-                ) from None
+        action = action_integer(action)
         self.check_action_range(action)
-        return int(action)
+        return action
 
     def check_seat(self, seat: object, action: object = None) -> None:
         """Raise :class:`InvalidSeat` unless ``seat`` is a seat of this match.

@@ -185,6 +185,82 @@ def check_clone(state: State, rng: random.Random, *, where: Where | None = None)
         child = state.child(seat, action)
         if snapshot(state) != before or child != copy:
             fail(game, check, "child() changed the state or differs from clone + apply", where)
+    check_clone_independence(state, where=where)
+
+
+def _attributes(state: State) -> list[tuple[str, Any]]:
+    """Every attribute a state holds: its slots (through the class hierarchy) and ``__dict__``."""
+    names: list[str] = []
+    for cls in type(state).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    names.extend(getattr(state, "__dict__", {}))
+    found = []
+    for name in dict.fromkeys(names):
+        if name in ("__dict__", "__weakref__"):
+            continue
+        try:
+            found.append((name, getattr(state, name)))
+        except AttributeError:
+            continue
+    return found
+
+
+def _mess_up(value: Any) -> None:
+    """Change ``value`` in place however its type allows: empty lists, dicts, sets and
+    bytearrays (inside tuples too), draw from a generator."""
+    if isinstance(value, tuple):
+        for item in value:
+            _mess_up(item)
+    elif isinstance(value, list | dict):
+        scramble(value)
+    elif isinstance(value, set | bytearray):
+        value.clear()
+    elif hasattr(value, "next_u64"):
+        value.next_u64()
+
+
+def check_clone_independence(state: State, *, where: Where | None = None) -> None:
+    """A clone shares nothing mutable with its original, in either direction.
+
+    Every attribute of a clone (every list, dict, set and bytearray in it, and its
+    generator) is changed in place; the original's ``to_json()`` must not move. Then the
+    same is done to the attributes of a copy, and its own clone must not move. The game
+    object is shared on purpose (it is immutable) and is left alone. Catches what a random
+    move cannot: a part no action ever changes, such as a map, shared by a clone.
+    """
+    game, check = state.game, "clone"
+    with guard(game, check, where, "changing every attribute of a clone"):
+        before = snapshot(state)
+        for name, value in _attributes(state.clone()):
+            if name != "game":
+                _mess_up(value)
+        if snapshot(state) != before:
+            changed = _shared_attribute(state, before)
+            fail(game, check, f"changing a clone's {changed} changed the original", where)
+        original = state.clone()
+        copy = original.clone()
+        for name, value in _attributes(original):
+            if name != "game":
+                _mess_up(value)
+        if snapshot(copy) != before:
+            fail(game, check, "changing a state's attributes changed its clone", where)
+
+
+def _shared_attribute(state: State, before: str) -> str:
+    """The first attribute whose change in a clone shows in its original, found on fresh
+    states rebuilt from ``before`` (for the message)."""
+    restore = json.loads(before)
+    for name, _ in _attributes(state):
+        if name == "game":
+            continue
+        probe = state.game.state_from_json(restore)
+        for other, value in _attributes(probe.clone()):
+            if other == name:
+                _mess_up(value)
+        if snapshot(probe) != before:
+            return f"'{name}'"
+    return "attributes"
 
 
 # -- notation -------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from meeple.testing.checks import (
     check_state_notation,
     check_view_leakage,
 )
+from meeple.testing.hostile import check_hostile_inputs
 from meeple.testing.playouts import is_registered, play_random
 from meeple.testing.records import check_malformed_records, check_replay
 from meeple.testing.rejections import check_hand_in, check_malformed_states, check_rejections
@@ -195,7 +196,8 @@ def run_conformance(
     :func:`check_state_notation`, :func:`check_rejections`, :func:`check_hand_in` (one
     deciding seat) and :func:`check_view_leakage` (with ``resample_seeds``; at step 1 a
     resampled state is also played to the end); steps 0, 16, 32, 64... also get
-    :func:`check_malformed_states`. Each match then goes through :func:`check_replay`, the
+    :func:`check_malformed_states`, and those, step 1 and the final state
+    :func:`check_hostile_inputs`. Each match then goes through :func:`check_replay`, the
     first also through :func:`check_malformed_records`. For a game with
     ``info.hidden_information``, each match must have some state whose resampling changes
     ``to_json()``.
@@ -228,6 +230,8 @@ def run_conformance(
             check_hand_in(state, where=where, seats=[rng.choice(deciding)] if deciding else [])
             if step == 0 or (step >= 16 and step & (step - 1) == 0):
                 check_malformed_states(state, rng, where=where)
+            if step in (0, 1) or (step >= 16 and step & (step - 1) == 0) or state.is_terminal():
+                check_hostile_inputs(state, rng, where=where)
             if state.is_terminal():
                 return
             changed = check_view_leakage(

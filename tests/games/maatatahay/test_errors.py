@@ -234,21 +234,21 @@ def spoil(path, value):
     [
         (("format",), "chess/1", "format 'maatatahay-state/1'"),
         (("phase",), "dance", "phase must be one of"),
-        (("round",), 0, "round must be an integer in 1..64"),
+        (("round",), 0, "state.round must be an integer in 1..12"),
         (("active",), 2, "active must be an integer in 0..1"),
-        (("storage",), [[0, 0]], "storage must list two seats"),
-        (("storage", 0), [1, "x"], "storage must be an integer"),
-        (("board",), [], "board must list 25 spaces"),
+        (("storage",), [[0, 0]], "state.storage must list 2 entries"),
+        (("storage", 0), [1, "x"], "state.storage[0][1] must be an integer"),
+        (("board",), [], "state.board must list 25 entries"),
         (("board", 12, "relic"), True, "c3 holds both a relic and a warrior"),
-        (("board", 12, "warrior", "tile"), 13, "warrior tile must be an integer in 1..12"),
+        (("board", 12, "warrior", "tile"), 13, "warrior.tile must be an integer in 1..12"),
         (("board", 12, "warrior", "facing"), "NE", "facing must be one of"),
-        (("board", 12, "warrior", "alive"), 1, "'alive' must be true or false"),
-        (("board", 12, "space"), "c4", "board entry 12 must be space c3"),
+        (("board", 12, "warrior", "alive"), 1, "warrior.alive must be true or false"),
+        (("board", 12, "space"), "c4", "state.board[12].space must be 'c3'"),
         (("pair",), None, "phase place needs the picked pair"),
         (("hot",), "c3", "only the finish phase has a hot tile"),
-        (("stream",), [[1, 1]] * 4, "at most 3 pairs"),
-        (("rng",), "x", "malformed Maatatahay state"),
-        (("lost",), KeyError, "malformed Maatatahay state"),
+        (("stream",), [[1, 1]] * 4, "state.stream lists at most 3 entries"),
+        (("rng",), "x", "state.rng must be 16 lowercase hex digits"),
+        (("lost",), KeyError, "state lacks the field 'lost'"),
     ],
 )
 def test_malformed_state_json_is_refused_with_invalid_state(path, value, message):
@@ -261,7 +261,7 @@ def test_malformed_state_json_is_refused_with_invalid_state(path, value, message
 def test_a_warrior_standing_twice_is_refused():
     data = good_json()
     data["board"][13]["warrior"] = dict(data["board"][12]["warrior"])
-    with pytest.raises(InvalidState, match="stands twice"):
+    with pytest.raises(InvalidState, match="in two places at once"):
         GAME.state_from_json(data)
 
 

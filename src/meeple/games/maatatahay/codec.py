@@ -8,11 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import InvalidState
-from meeple.core.rng import Rng
+from meeple.core.errors import InvalidState, excerpt
 from meeple.core.types import JSON
-from meeple.games.maatatahay.data import EMPTY, FACINGS, SPACES, TILES_PER_SEAT, space_name
-from meeple.games.maatatahay.rules import FINISH, ORDER, OVER, PHASES, MaatatahayState
+from meeple.core.validate import (
+    Fields,
+    check_can_continue,
+    expect_choice,
+    expect_int,
+    expect_list,
+)
+from meeple.games.maatatahay.data import EMPTY, FACINGS, RULES, SPACES, TILES_PER_SEAT, space_name
+from meeple.games.maatatahay.rules import (
+    FINISH,
+    ORDER,
+    OVER,
+    PHASES,
+    PICK,
+    PLACE,
+    MaatatahayState,
+    owner,
+)
+
+TRIBES = RULES.tribes
 
 FORMAT = "maatatahay-state/1"
 
@@ -61,133 +78,183 @@ def state_to_json(state: MaatatahayState) -> JSON:
     }
 
 
-def _int(value: Any, what: str, low: int = 0, high: int = 10_000) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidState(f"{what} must be an integer in {low}..{high}, got {value!r}")
-    return value
-
-
-def _seat_or_none(value: Any, what: str) -> int:
-    return -1 if value is None else _int(value, what, 0, 1)
-
-
-def _pair(value: Any, what: str) -> tuple[int, int]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise InvalidState(f"{what} must be [a, b], got {value!r}")
-    return (_int(value[0], what, 0), _int(value[1], what, 0))
-
-
-def _tile(value: Any, what: str) -> int:
-    return _int(value, what, 1, TILES_PER_SEAT) - 1
+TOP = (
+    "format", "round", "phase", "active", "decider", "first", "placing", "placements", "hot",
+    "pair", "stream", "decks", "board", "storage", "relics_taken", "bag", "supply", "lost",
+    "spirit_track", "deaths_this_round", "rng",
+)  # fmt: skip
+ENERGY = RULES.bag_energy + RULES.supply_energy
+"""Every Energy crystal of the game: no one count of them can be larger."""
+SPIRIT = RULES.bag_spirit
+SHRINES = sum(RULES.shrines)
+NAMES = tuple(space_name(space) for space in range(SPACES))
 
 
 def state_from_json(game: Any, data: JSON) -> MaatatahayState:
-    """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible."""
-    try:
-        return _read(game, data)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise InvalidState(f"malformed Maatatahay state: {error!r}") from error
+    """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible.
 
-
-def _read(game: Any, data: JSON) -> MaatatahayState:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidState(f"a Maatatahay state is an object with format {FORMAT!r}")
+    Every field is checked for its type and range, no warrior tile is in two places at
+    once (deck, stream, the picked pair, the board), the fields of each phase agree, and
+    the position must be able to go on (see docs/notation.md, Limits).
+    """
+    top = Fields(data, "state", required=TOP, optional=("hot_was_closed",))
+    if top.raw("format") != FORMAT:
+        raise InvalidState(
+            f"a Maatatahay state has format {FORMAT!r}, got {excerpt(top.raw('format'))}"
+        )
     state = MaatatahayState(game)
-    state.round = _int(data["round"], "round", 1, 64)
-    if data["phase"] not in PHASES:
-        raise InvalidState(f"phase must be one of {PHASES}, got {data['phase']!r}")
-    state.phase = PHASES.index(data["phase"])
-    state.active = _int(data["active"], "active", 0, 1)
-    state.decider = _seat_or_none(data["decider"], "decider")
-    state.first = _seat_or_none(data["first"], "first")
-    state.placing = _seat_or_none(data["placing"], "placing")
-    state.placements = _int(data["placements"], "placements", 0, 1)
-    state.pair = None
-    if data["pair"] is not None:
-        a, b = _pair(data["pair"], "pair")
-        state.pair = (_tile(a, "pair"), _tile(b, "pair"))
-    state.stream = []
-    for item in data["stream"]:
-        a, b = _pair(item, "stream")
-        state.stream.append((_tile(a, "stream"), _tile(b, "stream")))
-    if len(state.stream) > 3:
-        raise InvalidState("the stream holds at most 3 pairs")
-    decks = data["decks"]
-    if not isinstance(decks, list) or len(decks) != 2:
-        raise InvalidState("decks must be two lists")
-    state.decks = [[_tile(t, "deck") for t in deck] for deck in decks]
-    board = data["board"]
-    if not isinstance(board, list) or len(board) != SPACES:
-        raise InvalidState(f"board must list {SPACES} spaces")
-    seen: set[int] = set()
-    for space, entry in enumerate(board):
-        if entry.get("space") != space_name(space):
-            raise InvalidState(f"board entry {space} must be space {space_name(space)}")
-        state.relic[space] = bool(entry.get("relic", False))
-        energy, spirit = _pair(entry.get("crystals", [0, 0]), "ground crystals")
-        state.ground_energy[space], state.ground_spirit[space] = energy, spirit
-        warrior = entry.get("warrior")
-        if warrior is None:
-            continue
-        if state.relic[space]:
-            raise InvalidState(f"{space_name(space)} holds both a relic and a warrior")
-        seat = _int(warrior["seat"], "warrior seat", 0, 1)
-        uid = seat * TILES_PER_SEAT + _tile(warrior["tile"], "warrior tile")
-        if uid in seen:
-            raise InvalidState(f"warrior {uid} stands twice on the board")
-        seen.add(uid)
-        if warrior["facing"] not in FACINGS:
-            raise InvalidState(f"facing must be one of {FACINGS}")
-        state.tile[space] = uid
-        state.facing[space] = FACINGS.index(warrior["facing"])
-        if not isinstance(warrior["alive"], bool):
-            raise InvalidState("warrior 'alive' must be true or false")
-        state.living[space] = warrior["alive"]
-        state.energy[space], state.spirit[space] = _pair(warrior["crystals"], "crystals")
-    storage = data["storage"]
-    if not isinstance(storage, list) or len(storage) != 2:
-        raise InvalidState("storage must list two seats")
+    state.round = top.integer("round", 1, TILES_PER_SEAT)
+    state.phase = top.choice("phase", PHASES)
+    state.active = top.integer("active", 0, 1)
+    state.decider = top.integer_or_none("decider", 0, 1)
+    state.first = top.integer_or_none("first", 0, 1)
+    state.placing = top.integer_or_none("placing", 0, 1)
+    state.placements = top.integer("placements", 0, 1)
+    pair = top.raw("pair")
+    state.pair = None if pair is None else _pair_of_tiles(pair, "state.pair")
+    state.stream = [
+        _pair_of_tiles(item, f"state.stream[{i}]")
+        for i, item in enumerate(top.items("stream", max_len=RULES.stream_pairs))
+    ]
+    decks = top.items("decks", length=2)
+    state.decks = [
+        [
+            _tile(t, f"state.decks[{seat}][{i}]")
+            for i, t in enumerate(expect_list(deck, f"state.decks[{seat}]", max_len=TILES_PER_SEAT))
+        ]
+        for seat, deck in enumerate(decks)
+    ]
+    _read_board(state, top.items("board", length=SPACES))
+    storage = top.items("storage", length=2)
     for seat in (0, 1):
-        state.store_energy[seat], state.store_spirit[seat] = _pair(storage[seat], "storage")
-    state.relics_taken = [_int(s, "relic taker", 0, 1) for s in data["relics_taken"]]
-    state.bag_energy, state.bag_spirit = _pair(data["bag"], "bag")
-    state.supply = _int(data["supply"], "supply")
-    state.lost = [_int(n, "lost", 0, TILES_PER_SEAT) for n in data["lost"]]
-    if len(state.lost) != 2:
-        raise InvalidState("lost must list two seats")
-    state.spirit_track = _int(data["spirit_track"], "spirit_track", 0, 2 * TILES_PER_SEAT)
-    state.deaths_this_round = _int(data["deaths_this_round"], "deaths_this_round", 0, 10)
-    state.rng = Rng.from_json(data["rng"])
-    hot_was_closed = data.get("hot_was_closed", False)
-    if not isinstance(hot_was_closed, bool):
-        raise InvalidState("hot_was_closed must be true or false")
-    state.hot_was_closed = hot_was_closed
-    hot = data["hot"]
-    state.hot = -1
-    if hot is not None:
-        names = [space_name(s) for s in range(SPACES)]
-        if hot not in names:
-            raise InvalidState(f"hot must be a space name, got {hot!r}")
-        state.hot = names.index(hot)
+        energy, spirit = _crystals(storage[seat], f"state.storage[{seat}]")
+        state.store_energy[seat], state.store_spirit[seat] = energy, spirit
+    state.relics_taken = [
+        expect_int(s, f"state.relics_taken[{i}]", 0, 1)
+        for i, s in enumerate(top.items("relics_taken", max_len=SHRINES))
+    ]
+    state.bag_energy, state.bag_spirit = _crystals(top.need("bag"), "state.bag")
+    state.supply = top.integer("supply", 0, ENERGY)
+    state.lost = [
+        expect_int(n, f"state.lost[{seat}]", 0, TILES_PER_SEAT)
+        for seat, n in enumerate(top.items("lost", length=2))
+    ]
+    state.spirit_track = top.integer("spirit_track", 0, 2 * TILES_PER_SEAT)
+    state.deaths_this_round = top.integer("deaths_this_round", 0, 2 * TILES_PER_SEAT)
+    state.rng = top.rng()
+    state.hot_was_closed = top.flag("hot_was_closed", default=False)
+    hot = top.raw("hot")
+    state.hot = -1 if hot is None else expect_choice(hot, NAMES, "state.hot")
+    _check_tiles(state)
     _check_phase(state)
+    check_can_continue(state)
     return state
 
 
+def _tile(value: Any, what: str) -> int:
+    """A tile id 1-12 as the tile's index 0-11."""
+    return expect_int(value, what, 1, TILES_PER_SEAT) - 1
+
+
+def _pair_of_tiles(value: Any, what: str) -> tuple[int, int]:
+    balan, wazu = expect_list(value, what, length=2)
+    return (_tile(balan, f"{what}[0]"), _tile(wazu, f"{what}[1]"))
+
+
+def _crystals(value: Any, what: str) -> tuple[int, int]:
+    energy, spirit = expect_list(value, what, length=2)
+    return (
+        expect_int(energy, f"{what}[0]", 0, ENERGY),
+        expect_int(spirit, f"{what}[1]", 0, SPIRIT),
+    )
+
+
+def _read_board(state: MaatatahayState, board: list[Any]) -> None:
+    for space, raw in enumerate(board):
+        what = f"state.board[{space}]"
+        entry = Fields(raw, what, required=("space",), optional=("relic", "crystals", "warrior"))
+        if entry.raw("space") != NAMES[space]:
+            raise InvalidState(
+                f"{what}.space must be {NAMES[space]!r}, got {excerpt(entry.raw('space'))}"
+            )
+        state.relic[space] = entry.flag("relic", default=False)
+        energy, spirit = _crystals(entry.raw("crystals", [0, 0]), f"{what}.crystals")
+        state.ground_energy[space], state.ground_spirit[space] = energy, spirit
+        if not entry.has("warrior"):
+            continue
+        warrior = entry.child("warrior", required=("seat", "tile", "facing", "alive", "crystals"))
+        if state.relic[space]:
+            raise InvalidState(f"{NAMES[space]} holds both a relic and a warrior")
+        if energy or spirit:
+            raise InvalidState(f"crystals lie on {NAMES[space]} under a warrior")
+        seat = warrior.integer("seat", 0, 1)
+        state.tile[space] = seat * TILES_PER_SEAT + _tile(
+            warrior.need("tile"), warrior.path("tile")
+        )
+        state.facing[space] = warrior.choice("facing", FACINGS)
+        state.living[space] = warrior.flag("alive")
+        energy, spirit = _crystals(warrior.need("crystals"), warrior.path("crystals"))
+        state.energy[space], state.spirit[space] = energy, spirit
+
+
+def _placed_this_round(state: MaatatahayState, seat: int) -> bool:
+    """Whether ``seat`` has put this round's warrior on the board already."""
+    if state.phase == PLACE:
+        return state.placements == 1 and seat == state.first
+    if state.phase == FINISH:
+        return seat == state.placing or (state.placements == 1 and seat == state.first)
+    return False
+
+
+def _check_tiles(state: MaatatahayState) -> None:
+    """No warrior tile is in two places: each seat's deck, its half of the stream and of
+    the picked pair (until placed) and its warriors on the board hold each tile at most once."""
+    on_board = [
+        [uid % TILES_PER_SEAT for uid in state.tile if uid != EMPTY and owner(uid) == seat]
+        for seat in (0, 1)
+    ]
+    for seat in (0, 1):
+        tiles = state.decks[seat] + [pair[seat] for pair in state.stream] + on_board[seat]
+        if state.pair is not None and not _placed_this_round(state, seat):
+            tiles.append(state.pair[seat])
+        if len(set(tiles)) != len(tiles):
+            twice = next(t for t in tiles if tiles.count(t) > 1)
+            raise InvalidState(f"{TRIBES[seat]} tile {twice + 1} is in two places at once")
+    if len(state.relics_taken) + sum(state.relic) > SHRINES:
+        raise InvalidState(f"the map has {SHRINES} Temple Relics, taken or not")
+
+
 def _check_phase(state: MaatatahayState) -> None:
-    """The fields each phase needs are present, so every phase can go on."""
-    phase = state.phase
-    if phase >= ORDER and phase != OVER and state.pair is None:
-        raise InvalidState(f"phase {PHASES[phase]} needs the picked pair")
-    if phase == ORDER and state.decider < 0:
-        raise InvalidState("phase order needs the deciding seat")
-    if phase > ORDER and phase != OVER and (state.placing < 0 or state.first < 0):
-        raise InvalidState(f"phase {PHASES[phase]} needs 'first' and 'placing'")
-    if phase == FINISH:
-        if state.hot < 0 or state.tile[state.hot] == EMPTY:
-            raise InvalidState("phase finish needs the hot tile on the board")
-    elif state.hot >= 0:
-        raise InvalidState("only the finish phase has a hot tile")
-    if phase == 0 and not state.stream:
-        raise InvalidState("phase pick needs a non-empty stream")
+    """The fields each phase needs are there, and only those, so every phase can go on."""
+    phase, name = state.phase, PHASES[state.phase]
+    mid_round = phase in (ORDER, PLACE, FINISH)
+    if mid_round != (state.pair is not None):
+        raise InvalidState(f"phase {name} {'needs the' if mid_round else 'has no'} picked pair")
+    if mid_round != (state.decider >= 0):
+        raise InvalidState(f"phase {name} {'needs' if mid_round else 'has no'} deciding seat")
+    placing = phase in (PLACE, FINISH)
+    if placing != (state.first >= 0) or placing != (state.placing >= 0):
+        raise InvalidState(f"phase {name} {'needs' if placing else 'has no'} 'first' and 'placing'")
+    if placing and state.placing != (state.first if state.placements == 0 else 1 - state.first):
+        raise InvalidState("'placing' must be 'first' for the first placement, else the other seat")
+    if not placing and state.placements:
+        raise InvalidState(f"phase {name} has no placement finished")
+    if phase in (PICK, ORDER, OVER) and state.deaths_this_round:
+        raise InvalidState(f"phase {name} has no deaths this round")
+    if (phase == FINISH) != (state.hot >= 0):
+        raise InvalidState("only the finish phase has a hot tile, and it needs one")
+    if phase == FINISH and state.pair is not None:
+        seat = state.placing
+        if (
+            state.tile[state.hot] != seat * TILES_PER_SEAT + state.pair[seat]
+            or not state.living[state.hot]
+        ):
+            raise InvalidState(
+                f"the hot tile on {NAMES[state.hot]} must be the placing seat's warrior of the pair"
+            )
+    if state.hot_was_closed and (phase != FINISH or state.game.option("relic_blocks") is not True):
+        raise InvalidState("hot_was_closed is true only in the finish phase with relic_blocks")
+    if phase == PICK and state.end_reason() is not None:
+        raise InvalidState(f"the match is over ({state.end_reason()}), yet the phase is pick")
+    if phase == OVER and state.end_reason() is None:
+        raise InvalidState("the phase is over, yet no end condition holds")

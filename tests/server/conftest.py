@@ -167,6 +167,11 @@ class Server:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
 
+    def restart(self) -> None:
+        """Start again on the same port and database after :meth:`kill` or :meth:`stop`."""
+        self.stop()
+        self.start()
+
     def client(self) -> Client:
         return Client(self)
 
@@ -244,13 +249,13 @@ class Socket:
         self.close()
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@pytest.fixture(scope="session", params=BACKENDS)
 def server(
     request: pytest.FixtureRequest,
     database_urls: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Server]:
-    """One server per database for a test module."""
+    """One server per database for the whole run (pytest groups the tests by database)."""
     running = Server(database_urls[request.param], tmp_path_factory.mktemp("data")).start()
     try:
         yield running

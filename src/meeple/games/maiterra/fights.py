@@ -266,7 +266,12 @@ def _losses_json(losses: dict[int, list[int]]) -> dict[str, list[int]]:
 
 
 def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> None:
-    """A fight on ``cell`` if more than one side is there (walls count as the owner)."""
+    """A fight on ``cell`` if more than one side is there (walls count as the owner).
+
+    Who lost it (for the Star's card): every seat with units on a losing side; from
+    version 2 (``star_card``: ``any_lost_fight``) also the owner when its side lost, though
+    no unit of its own stood there ("An empty walled field still fights with its walls").
+    """
     seats = state.seats
     owner = state.owner[cell]
     owner_side = state.side[owner] if owner >= 0 else -1

@@ -107,8 +107,9 @@ def test_the_loser_of_a_second_step_fight_stays_home() -> None:
 
 
 def test_rides_meet_first_step_against_first_step() -> None:
-    """Two rides whose first steps cross c3-d3 opposite ways (c3 -> d3 -> e3 and
-    d3 -> c3 -> b3) meet on the road in the first step."""
+    """ "Two armies marching opposite ways along one edge fight on the road first." Two
+    rides whose first steps cross c3-d3 opposite ways (c3 -> d3 -> e3 and d3 -> c3 -> b3)
+    meet in the first step; the winner rides on to e3."""
     state = planning()
     army(state, RED, "c3", 0, 1)
     army(state, BLUE, "d3", 0, 1)
@@ -118,8 +119,9 @@ def test_rides_meet_first_step_against_first_step() -> None:
 
 
 def test_rides_meet_second_step_against_first_step() -> None:
-    """Red rides b3 -> c3 -> d3; Blue rides d3 -> c3 -> c2. Red's second step and Blue's
-    first cross c3-d3 opposite ways: they meet on the road in the second step."""
+    """ "Two armies marching opposite ways along one edge fight on the road first." Red
+    rides b3 -> c3 -> d3; Blue rides d3 -> c3 -> c2. Red's second step and Blue's first
+    cross c3-d3 opposite ways: they meet on the road in the second step."""
     state = planning()
     army(state, RED, "b3", 0, 1)
     army(state, BLUE, "d3", 0, 1)
@@ -129,7 +131,8 @@ def test_rides_meet_second_step_against_first_step() -> None:
 
 
 def test_rides_meet_second_step_against_second_step() -> None:
-    """Red rides b3 -> c3 -> d3; Blue rides e3 -> d3 -> c3: their second steps cross c3-d3
+    """ "Two armies marching opposite ways along one edge fight on the road first." Red
+    rides b3 -> c3 -> d3; Blue rides e3 -> d3 -> c3: their second steps cross c3-d3
     opposite ways, and they meet on the road."""
     state = planning()
     army(state, RED, "b3", 0, 2)
@@ -140,8 +143,9 @@ def test_rides_meet_second_step_against_second_step() -> None:
 
 
 def test_two_rides_along_one_path_opposite_ways_meet_once() -> None:
-    """Red rides b3 -> c3 -> d3 and Blue d3 -> c3 -> b3: each crosses both edges against
-    the other, on one step or the other. They meet once, on the first edge in board order
+    """ "Two armies marching opposite ways along one edge fight on the road first." Red
+    rides b3 -> c3 -> d3 and Blue d3 -> c3 -> b3: each crosses both edges against the
+    other, on one step or the other. They meet once, on the first edge in board order
     (b3-c3); the loser is home and meets nobody after."""
     state = planning()
     army(state, RED, "b3", 0, 2)
@@ -152,7 +156,8 @@ def test_two_rides_along_one_path_opposite_ways_meet_once() -> None:
 
 
 def test_road_fights_go_by_step_then_by_edge_then_by_side() -> None:
-    """The order of several road fights: first steps before second steps; within a step,
+    """ "Two armies marching opposite ways along one edge fight on the road first" -- the
+    order of several road fights: first steps before second steps; within a step,
     edges in board order; on one edge, the sides crossing from the lower field one by one
     (side order) against those crossing back. Blue's soldier marches d3 -> c3; Red rides
     b3 -> c3 -> d3 and Green c2 -> c3 -> d3. Red meets Blue first and wins; Blue is home,
@@ -204,6 +209,18 @@ def test_a_ride_stops_where_a_road_loser_went_home() -> None:
     assert units(state, RED, "d3") == (0, 0)
     (fight,) = kinds(events, "fight")
     assert fight.data["field"] == "c3"
+
+
+def test_version_one_judged_a_ride_stopped_before_any_road_fight() -> None:
+    """Version 1 looked for an army on the middle field before the road fights, so the
+    same ride passed the soldier that went home to c3 (kept so that its records replay)."""
+    state = version_one(planning())
+    own(state, BLUE, "c3")
+    army(state, BLUE, "c3", 2)
+    army(state, RED, "c2", 3)
+    army(state, RED, "b3", 0, 1)
+    play_turn(state, {RED: ["march c2 SW", "march b3 E-E"], BLUE: ["march c3 NE"]}, 5, 1)
+    assert units(state, RED, "d3") == (0, 1)
 
 
 def test_a_stack_pulled_back_is_never_caught_by_a_ride() -> None:

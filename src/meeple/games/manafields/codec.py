@@ -6,16 +6,21 @@ Seats get :func:`.view.view`, which is the same minus the generator.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from meeple.core.errors import InvalidState
-from meeple.core.rng import Rng
+from meeple.core.errors import InvalidState, excerpt
 from meeple.core.types import JSON
+from meeple.core.validate import Fields, check_can_continue, expect_bool, expect_choice, expect_int
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     ARMY,
+    ELVES,
     FACTIONS,
+    HUMANS,
     NAMES,
+    OBJECTIVES,
+    ORCS,
     RULES,
     SLOTS,
     SQUARES,
@@ -27,6 +32,7 @@ from meeple.games.manafields.notation import LABELS
 from meeple.games.manafields.rules import ManafieldsState
 
 FORMAT = "manafields-state/1"
+T = TypeVar("T")
 FLAGS = ("ordered", "moved", "fought", "shot", "used_ability", "blessed", "inspired", "warded")
 
 
@@ -72,118 +78,186 @@ def state_to_json(state: ManafieldsState) -> JSON:
     }
 
 
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidState(f"{what} must be an integer in {low}..{high}, got {value!r}")
-    return value
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidState(f"{what} must be true or false, got {value!r}")
-    return value
-
-
-def _slot(value: Any, what: str) -> int:
-    if not isinstance(value, str) or value not in LABELS:
-        raise InvalidState(f"{what} must be a unit letter A-{LABELS[-1]}, got {value!r}")
-    return LABELS.index(value)
-
-
-def _pair(value: Any, what: str, read: Any) -> list[Any]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise InvalidState(f"{what} must list two seats, got {value!r}")
-    return [read(v, what) for v in value]
+TOP = (
+    "format", "factions", "turn_limit", "turn", "active", "op", "morale", "score", "owed",
+    "rally", "frenzy", "fights_issued", "picks", "picked", "elf_free", "winner", "reason",
+    "units", "rng",
+)  # fmt: skip
+UNIT = ("slot", "type", "owner", "hp", "square", "last_order", "targeted", *FLAGS)
+TURN = RULES.turn
+MOST_PER_TURN = (
+    OBJECTIVES * RULES.scoring["objective"]
+    + RULES.scoring["general_on_objective"]
+    + RULES.scoring["enemy_general_killed"]
+)
+"""The most points a seat can score at the end of one of its turns."""
 
 
 def state_from_json(game: Any, data: JSON) -> ManafieldsState:
-    """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible."""
-    try:
-        return _read(game, data)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise InvalidState(f"malformed Manafields state: {error!r}") from error
+    """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible.
 
-
-def _read(game: Any, data: JSON) -> ManafieldsState:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidState(f"a Manafields state is an object with format {FORMAT!r}")
+    Every field is checked for its type and range; the factions and turn limit are the
+    match's options; the seat to play is the turn's; scores fit the turns played and the
+    12-point lead (the match ends at once when a seat reaches it); each slot holds its
+    card's unit (or a risen Zombie) within the card's HP, living units on distinct open
+    squares; the Faction Abilities' marks belong to their factions; and the position must
+    be able to go on (see docs/notation.md, Limits).
+    """
+    top = Fields(data, "state", required=TOP)
+    if top.raw("format") != FORMAT:
+        raise InvalidState(
+            f"a Manafields state has format {FORMAT!r}, got {excerpt(top.raw('format'))}"
+        )
     state = ManafieldsState(game)
     factions = [game.option("faction0"), game.option("faction1")]
-    if data["factions"] != factions:
-        raise InvalidState(f"factions must be {factions} (the match's options)")
+    if top.raw("factions") != factions:
+        raise InvalidState(
+            f"state.factions must be {factions} (the match's options), "
+            f"got {excerpt(top.raw('factions'))}"
+        )
     state.factions = (FACTIONS.index(factions[0]), FACTIONS.index(factions[1]))
-    state.turn_limit = game.option("turn_limit")
-    if data["turn_limit"] != state.turn_limit:
-        raise InvalidState(f"turn_limit must be {state.turn_limit} (the match's options)")
-    state.turn = _int(data["turn"], "turn", 0, 2 * state.turn_limit - 1)
-    state.active = _int(data["active"], "active", 0, 1)
+    limit = game.option("turn_limit")
+    state.turn_limit = top.integer("turn_limit", limit, limit)
+    state.turn = top.integer("turn", 0, 2 * limit - 1)
+    state.active = top.integer("active", 0, 1)
     if state.active != state.turn % 2:
         raise InvalidState("seat 0 plays the even turns, seat 1 the odd ones")
-    state.op = _int(data["op"], "op", 0, RULES.turn["order_points"])
-    state.morale = _pair(
-        data["morale"], "morale", lambda v, w: _int(v, w, 0, RULES.turn["morale_max"])
+    most_op = TURN["first_turn_order_points"] if state.turn == 0 else TURN["order_points"]
+    state.op = top.integer("op", 0, most_op)
+    state.morale = _two(top, "morale", lambda v, w: expect_int(v, w, 0, TURN["morale_max"]))
+    state.owed = _two(
+        top, "owed", lambda v, w: expect_int(v, w, 0, RULES.scoring["enemy_general_killed"])
     )
-    state.score = _pair(data["score"], "score", lambda v, w: _int(v, w, 0, 100_000))
-    state.owed = _pair(data["owed"], "owed", lambda v, w: _int(v, w, 0, 1_000))
-    state.rally = _pair(data["rally"], "rally", _bool)
-    state.frenzy = _bool(data["frenzy"], "frenzy")
-    state.fights_issued = _int(data["fights_issued"], "fights_issued", 0, 1_000)
-    state.picks = _int(data["picks"], "picks", 0, RULES.turn["faction_picks"])
-    if not isinstance(data["picked"], list):
-        raise InvalidState("picked must list unit letters")
-    state.picked = [_slot(s, "picked") for s in data["picked"]]
-    state.elf_free = -1 if data["elf_free"] is None else _slot(data["elf_free"], "elf_free")
-    winner = data["winner"]
-    if winner is None:
-        state.winner = -1
-    elif winner == "draw":
-        state.winner = 2
-    else:
-        state.winner = _int(winner, "winner", 0, 1)
-    reason = data["reason"]
+    state.rally = _two(top, "rally", expect_bool)
+    state.frenzy = top.flag("frenzy")
+    free_fights = RULES.effects["orcs_free_fights"]
+    state.fights_issued = top.integer("fights_issued", 0, TURN["order_points"] + free_fights)
+    state.picks = top.integer("picks", 0, TURN["faction_picks"])
+    state.picked = [
+        _slot(s, f"state.picked[{i}]")
+        for i, s in enumerate(top.items("picked", max_len=TURN["faction_picks"]))
+    ]
+    elf_free = top.raw("elf_free")
+    state.elf_free = -1 if elf_free is None else _slot(elf_free, "state.elf_free")
+    winner = top.raw("winner")
+    state.winner = -1 if winner is None else 2 if winner == "draw" else top.integer("winner", 0, 1)
+    reason = top.raw("reason")
     if (reason is None) != (state.winner < 0) or reason not in (None, "lead", "turn_limit"):
         raise InvalidState("reason is 'lead' or 'turn_limit' once the match is over, else null")
     state.reason = reason or ""
-    if state.picks and FACTIONS[state.factions[state.active]] not in ("elves", "undead"):
-        raise InvalidState("only the Elves and the Undead pick units for their Faction Ability")
-    _read_units(state, data["units"], game.rosters)
-    state.rng = Rng.from_json(data["rng"])
+    state.score = [
+        expect_int(v, f"state.score[{seat}]", 0, _most_points(state, seat))
+        for seat, v in enumerate(top.items("score", length=2))
+    ]
+    _read_units(state, top.items("units", length=SLOTS), game.rosters)
+    state.rng = top.rng()
+    _check_turn(state)
+    check_can_continue(state)
     return state
 
 
+def _two(top: Fields, key: str, read: Callable[[Any, str], T]) -> list[T]:
+    """A value per seat."""
+    return [read(v, f"{top.path(key)}[{seat}]") for seat, v in enumerate(top.items(key, length=2))]
+
+
+def _most_points(state: ManafieldsState, seat: int) -> int:
+    """The most points ``seat`` can hold: its start, and the most a turn brings for every
+    turn it has ended (the one being played too, once the match is over)."""
+    ended = (state.turn + 1 - seat) // 2 + (1 if state.winner >= 0 and state.active == seat else 0)
+    start = TURN["second_player_start_points"] if seat == 1 else 0
+    return start + ended * MOST_PER_TURN
+
+
+def _slot(value: Any, what: str) -> int:
+    return expect_choice(value, LABELS, what)
+
+
 def _read_units(
-    state: ManafieldsState, units: Any, rosters: tuple[tuple[UnitType, ...], ...]
+    state: ManafieldsState, units: list[Any], rosters: tuple[tuple[UnitType, ...], ...]
 ) -> None:
-    if not isinstance(units, list) or len(units) != SLOTS:
-        raise InvalidState(f"units must list {SLOTS} slots")
-    for slot, entry in enumerate(units):
-        if not isinstance(entry, dict) or entry.get("slot") != LABELS[slot]:
-            raise InvalidState(f"units[{slot}] must be the unit in slot {LABELS[slot]}")
+    for slot, raw in enumerate(units):
+        label = LABELS[slot]
+        entry = Fields(raw, f"state.units[{slot}]", required=UNIT)
+        if entry.raw("slot") != label:
+            raise InvalidState(f"state.units[{slot}] must be the unit in slot {label}")
         home = slot // ARMY
         original = rosters[state.factions[home]][slot % ARMY]
-        kind = entry["type"]
+        kind = entry.raw("type")
         if kind not in (original.id, RULES.zombie.id):
-            raise InvalidState(f"slot {LABELS[slot]} holds {original.id} or a risen zombie")
+            raise InvalidState(f"slot {label} holds {original.id} or a risen zombie")
         unit = original if kind == original.id else RULES.zombie
-        owner = _int(entry["owner"], "owner", 0, 1)
+        owner = entry.integer("owner", 0, 1)
         if unit is RULES.zombie and state.factions[owner] != UNDEAD:
-            raise InvalidState(f"the zombie in slot {LABELS[slot]} must serve the Undead")
+            raise InvalidState(f"the zombie in slot {label} must serve the Undead")
         if unit is not RULES.zombie and owner != home:
-            raise InvalidState(f"slot {LABELS[slot]} serves seat {home}")
+            raise InvalidState(f"slot {label} serves seat {home}")
         state.unit[slot] = unit
         state.owner[slot] = owner
-        state.hp[slot] = _int(entry["hp"], "hp", 0, unit.hp)
-        square = square_index(entry["square"]) if isinstance(entry["square"], str) else None
+        state.hp[slot] = entry.integer("hp", 0, unit.hp)
+        square = entry.raw("square")
+        square = square_index(square) if isinstance(square, str) and len(square) <= 3 else None
         if square is None or square in RULES.terrain or square >= SQUARES:
-            raise InvalidState(f"slot {LABELS[slot]} stands on no open square")
+            raise InvalidState(f"slot {label} stands on no open square")
         state.pos[slot] = square
         if state.hp[slot] > 0:
             if state.occ[square] >= 0:
                 raise InvalidState(f"two units stand on {NAMES[square]}")
             state.place(slot, square)
         for name in ("last_order", "targeted"):
-            getattr(state, name)[slot] = _int(entry[name], name, NO_TURN, state.turn)
+            getattr(state, name)[slot] = entry.integer(name, NO_TURN, state.turn)
+            if NO_TURN < getattr(state, name)[slot] < 0:
+                raise InvalidState(f"slot {label}'s {name} is a turn number or {NO_TURN}")
         for flag in FLAGS:
-            getattr(state, flag)[slot] = _bool(entry[flag], flag)
+            getattr(state, flag)[slot] = entry.flag(flag)
+        if state.ordered[slot] != (state.last_order[slot] == state.turn):
+            raise InvalidState(f"slot {label} has an order this turn exactly when 'ordered'")
+        if not state.ordered[slot] and any(
+            getattr(state, flag)[slot] for flag in ("moved", "fought", "shot", "used_ability")
+        ):
+            raise InvalidState(f"slot {label} moved, fought, shot or used its ability unordered")
+
+
+def _check_turn(state: ManafieldsState) -> None:
+    """The marks of the turn belong to the seat playing it, and the scores to the turns."""
+    active = state.active
+    faction = state.factions[active]
+    for seat in (0, 1):
+        if state.rally[seat] and state.factions[seat] != HUMANS:
+            raise InvalidState("only the Humans rally")
+    if state.frenzy and faction != ORCS:
+        raise InvalidState("only the Orcs' turn has a frenzy")
+    if state.picks and faction not in (ELVES, UNDEAD):
+        raise InvalidState("only the Elves and the Undead pick units for their Faction Ability")
+    if len(set(state.picked)) != len(state.picked) or (state.picked and faction != ELVES):
+        raise InvalidState("only the Elves pick units to teleport, each once")
+    if (
+        state.picks
+        and faction == ELVES
+        and len(state.picked) + state.picks != TURN["faction_picks"]
+    ):
+        raise InvalidState("the Elves' picks so far and to come make the Faction Ability's")
+    free = state.elf_free
+    if free >= 0 and not (
+        faction == ELVES
+        and state.owner[free] == active
+        and state.hp[free] > 0
+        and state.fought[free]
+    ):
+        raise InvalidState("the Elves' free move belongs to a living unit of theirs that fought")
+    lead = TURN["lead_to_win"]
+    ahead = state.score[active] - state.score[1 - active]
+    if state.winner < 0:
+        if state.turn > 0 and -ahead >= lead:
+            raise InvalidState(f"seat {1 - active} leads by {lead} or more, so the match is over")
+        return
+    if state.picks or free >= 0:
+        raise InvalidState("the match is over: no picks and no free move are left")
+    if state.reason == "lead" and (state.winner != active or ahead < lead):
+        raise InvalidState(f"a lead win goes to the seat that just scored a lead of {lead}")
+    if state.reason == "turn_limit":
+        a, b = state.score
+        if state.turn != 2 * state.turn_limit - 1 or ahead >= lead:
+            raise InvalidState("the turn limit ends the match after its last turn only")
+        if state.winner != (0 if a > b else 1 if b > a else 2):
+            raise InvalidState("at the turn limit the higher score wins (equal scores draw)")

@@ -270,10 +270,10 @@ def check_hostile_inputs(
     seats = [seat, *([rng.choice(idle)] if idle else [])]
     legal = state.legal_actions(seat)
     some_action = legal[0] if legal else 0
-    # to_json() is the dear part: the calls that must not change the state are checked
-    # together at the end (and one by one only if something did), apply and play each time.
+    # to_json() is the dear part: the state is compared once, after all the calls (none of
+    # them may change it: every one here is refused or reads only).
+    compare = False
     for entry in ENTRIES:
-        compare = entry.mutates
         for value in values:
             if entry.takes_seat:
                 attempt(state, entry, value, some_action, where=where, compare=compare)
@@ -284,7 +284,12 @@ def check_hostile_inputs(
                 if ok and entry.mutates:
                     fail(game, "hostile input", f"{entry.name} accepted {_short(value)}", where)
     if snapshot(state) != before:
-        fail(game, "hostile input", "a refused or read-only call changed the state", where)
+        fail(
+            game,
+            "hostile input",
+            "a refused or read-only call changed the state (attempt() on each finds which)",
+            where,
+        )
     # Describing takes any real seat and id; anything else about the action is InvalidAction.
     with_seat = [e for e in ENTRIES if e.name in ("describe_action", "action_to_string")]
     for entry in with_seat:

@@ -25,6 +25,7 @@ from meeple.core import (
     game_class,
     registered,
 )
+from meeple.testing.hostile import HOSTILE_VALUES
 
 
 def option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
@@ -146,3 +147,23 @@ def notations(game: Game) -> st.SearchStrategy[str]:
         return text[:index] + draw(st.characters()) + text[index + 1 :]
 
     return st.one_of(real, damaged())
+
+
+def hostile_values() -> st.SearchStrategy[Any]:
+    """Anything a client could send where a seat, an action id or a notation belongs.
+
+    Small and negative integers (near real seats and ids), integers of any size (past int64
+    and past the 4,300 digits Python turns into text), floats with NaN and infinities,
+    booleans, None, text in any script, a megabyte of text, bytes, and JSON containers.
+    """
+    return st.one_of(
+        st.integers(-3, 40),
+        st.integers(),
+        st.sampled_from(HOSTILE_VALUES),
+        st.floats(),
+        st.booleans(),
+        st.none(),
+        st.text(max_size=24),
+        st.binary(max_size=8),
+        json_values(max_leaves=4),
+    )

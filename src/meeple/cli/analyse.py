@@ -101,13 +101,21 @@ def annotate(
 ) -> Iterator[MoveNote]:
     """Analyse the position before every recorded action for the seat that took it.
 
+    The action is applied to a copy first, so a record whose seat does not decide there
+    (or does not exist, or plays an illegal action) is refused before anything is analysed.
+
     Raises:
         InvalidRecord: when an action of the record does not replay.
     """
     state = record.initial_state()
     for index, (seat, action) in enumerate(record.actions):
+        after = state.clone()
+        try:
+            after.apply(seat, action)
+        except GameError as error:
+            raise InvalidRecord(f"action #{index} does not replay: {error}") from error
         legal = state.legal_actions(seat)
-        played = state.action_to_string(seat, action) if action in legal else str(action)
+        played = state.action_to_string(seat, action)
         if len(legal) == 1:
             note = MoveNote(index, seat, played, None, played, 0.0, forced=True)
         else:
@@ -123,10 +131,7 @@ def annotate(
                 best.win_probability,
                 forced=False,
             )
-        try:
-            state.apply(seat, action)
-        except GameError as error:
-            raise InvalidRecord(f"action #{index} does not replay: {error}") from error
+        state = after
         yield note
 
 

@@ -23,8 +23,9 @@ def console(*, stderr: bool = False) -> Console:
 
 
 def fail(message: str) -> typer.Exit:
-    """Print ``message`` on stderr and return the exit to raise (code 2)."""
-    console(stderr=True).print(f"[bold red]error:[/] {escape(message)}")
+    """Print ``message`` on stderr, on one line however narrow the terminal, and return the
+    exit to raise (code 2)."""
+    console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -36,17 +37,30 @@ def open_game(name: str) -> Game:
         raise fail(str(error)) from error
 
 
+MAX_RECORD_BYTES = 16 << 20
+"""The largest record file read (every game's longest match takes a few hundred KiB)."""
+
+
 def read_record(path: Path) -> MatchRecord:
-    """A record read from a JSON file.
+    """A record read from a JSON file (UTF-8, at most :data:`MAX_RECORD_BYTES`); an error
+    names the file.
 
     Raises:
         InvalidRecord: when the file cannot be read or is not a valid record.
     """
+    name = str(path)
+    name = repr(name if len(name) <= 60 else "…" + name[-59:])  # the end names the file
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        raise InvalidRecord(f"cannot read {str(path)!r}: {error.strerror}") from error
-    return MatchRecord.loads(text)
+        raise InvalidRecord(f"cannot read {name}: {error.strerror}") from error
+    if len(data) > MAX_RECORD_BYTES:
+        raise InvalidRecord(f"{name} is larger than a record may be ({MAX_RECORD_BYTES >> 20} MiB)")
+    try:
+        return MatchRecord.loads(data)
+    except InvalidRecord as error:
+        raise InvalidRecord(f"{name}: {error.reason}") from error
 
 
 def seat_name(view: JSON, seat: Seat | None) -> str:

@@ -159,7 +159,7 @@ def replay(
             typer.echo(json.dumps(record.replay().to_json(), indent=2))
             return
         _print_replay(record, step)
-    except InvalidRecord as error:
+    except GameError as error:  # InvalidRecord, and anything else the record's game refuses
         raise fail(str(error)) from error
 
 

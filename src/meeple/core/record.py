@@ -11,18 +11,36 @@ The format is public and versioned (``"format": "meeple-record/1"``); see docs/n
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.core.errors import GameError, InvalidRecord
+from meeple.core.errors import GameError, InvalidRecord, excerpt
 from meeple.core.game import Game, State
 from meeple.core.outcome import Outcome
-from meeple.core.registry import game_class
+from meeple.core.registry import game_class, registered
 from meeple.core.types import JSON, Action, Seat
+from meeple.core.validate import (
+    MAX_DEPTH,
+    Fields,
+    check_depth,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+)
 
 FORMAT = "meeple-record/1"
 MAX_SEED = 2**53 - 1  # seeds stay exact in JavaScript clients
+MAX_SEATS = 64
+MAX_ACTIONS = 100_000
+"""The most actions a record may list (every game's longest match is far shorter)."""
+MAX_ACTION = 2**31 - 1
+MAX_OPTIONS = 32
+MAX_NAME = 100
+"""The longest game id, option name or value, player name or outcome reason."""
+MAX_INT_DIGITS = 30
 
 
 @dataclass(slots=True)
@@ -129,75 +147,166 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, data: JSON) -> MatchRecord:
-        """Read a record object.
+        """Read a record object, checking every field (see docs/notation.md, Limits).
 
         Raises:
-            InvalidRecord: for a malformed record (wrong format, types, or fields).
+            InvalidRecord: for a malformed record (wrong format, types, or fields, a game
+                id without its version, a seat outside the seat count, anything past the
+                limits).
         """
-        if not isinstance(data, Mapping):
-            raise InvalidRecord(f"a record is a JSON object, got {type(data).__name__}")
-        if data.get("format") != FORMAT:
-            raise InvalidRecord(f"record format must be {FORMAT!r}, got {data.get('format')!r}")
-        game_id = data.get("game")
-        if not isinstance(game_id, str):
-            raise InvalidRecord(f"record 'game' must be a string, got {game_id!r}")
-        seats = data.get("seats")
-        if isinstance(seats, bool) or not isinstance(seats, int):
-            raise InvalidRecord(f"record 'seats' must be an integer, got {seats!r}")
-        options = data.get("options", {})
-        if not isinstance(options, Mapping):
-            raise InvalidRecord(f"record 'options' must be an object, got {options!r}")
-        seed = data.get("seed")
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
-        ):
+        check_depth(data, "the record", error=InvalidRecord)
+        top = Fields(data, "record", error=InvalidRecord)
+        if top.raw("format") != FORMAT:
             raise InvalidRecord(
-                f"record 'seed' must be an integer in 0..2**53-1 or null, got {seed!r}"
+                f"record format must be {FORMAT!r}, got {excerpt(top.raw('format'))}"
             )
-        start = data.get("start")
+        game_id = _game_id(top.need("game"))
+        seats = top.integer("seats", 1, MAX_SEATS)
+        options = _options(top.raw("options", {}))
+        seed = top.raw("seed")
+        if seed is not None:
+            seed = expect_int(seed, "record.seed", 0, MAX_SEED, error=InvalidRecord)
+        start = top.raw("start")
         if (seed is None) == (start is None):
             raise InvalidRecord("a record starts from exactly one of 'seed' or 'start'")
-        raw_actions = data.get("actions", [])
-        if not isinstance(raw_actions, list):
-            raise InvalidRecord("record 'actions' must be a list of [seat, action]")
         actions: list[tuple[Seat, Action]] = []
-        for index, item in enumerate(raw_actions):
-            if (
-                not isinstance(item, list | tuple)
-                or len(item) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in item)
-            ):
-                raise InvalidRecord(f"action #{index} must be [seat, action], got {item!r}")
-            actions.append((item[0], item[1]))
-        players = data.get("players")
-        if players is not None and (
-            not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+        for index, item in enumerate(
+            expect_list(
+                top.raw("actions", []), "record.actions", max_len=MAX_ACTIONS, error=InvalidRecord
+            )
         ):
-            raise InvalidRecord("record 'players' must be a list of names")
-        outcome = data.get("outcome")
-        meta = data.get("meta", {})
-        if not isinstance(meta, Mapping):
-            raise InvalidRecord("record 'meta' must be an object")
-        try:
-            parsed_outcome = None if outcome is None else Outcome.from_json(outcome)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidRecord(f"record 'outcome' is malformed: {error}") from error
+            what = f"action #{index}"
+            if not isinstance(item, list) or len(item) != 2:
+                raise InvalidRecord(f"{what} must be [seat, action], got {excerpt(item)}")
+            seat = expect_int(item[0], f"{what}'s seat", 0, MAX_SEATS - 1, error=InvalidRecord)
+            action = expect_int(item[1], f"{what}'s action", 0, MAX_ACTION, error=InvalidRecord)
+            actions.append((seat, action))
+        players = top.raw("players")
+        if players is not None:
+            players = [
+                expect_str(p, f"record.players[{i}]", max_len=MAX_NAME, error=InvalidRecord)
+                for i, p in enumerate(
+                    expect_list(players, "record.players", max_len=seats, error=InvalidRecord)
+                )
+            ]
+        outcome = top.raw("outcome")
+        meta = expect_object(top.raw("meta", {}), "record.meta", error=InvalidRecord)
         return cls(
             game_id=game_id,
             seats=seats,
-            options=dict(options),
+            options=options,
             seed=seed,
             start_state=start,
             actions=actions,
             players=players,
-            outcome=parsed_outcome,
+            outcome=None if outcome is None else _outcome(outcome),
             meta=dict(meta),
         )
 
     @classmethod
-    def loads(cls, text: str) -> MatchRecord:
+    def loads(cls, text: str | bytes) -> MatchRecord:
+        """Read a record from JSON text (bytes must be UTF-8).
+
+        Raises:
+            InvalidRecord: for text that is not JSON (or not UTF-8), JSON nested deeper
+                than the limit or with an integer of more than 30 digits, and everything
+                :meth:`from_json` refuses.
+        """
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InvalidRecord(
+                    f"record is not UTF-8 text: byte 0x{text[error.start]:02x} "
+                    f"at offset {error.start}"
+                ) from error
+        if not isinstance(text, str):
+            raise InvalidRecord(f"a record is JSON text, got {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
         except json.JSONDecodeError as error:
-            raise InvalidRecord(f"record is not JSON: {error}") from error
+            raise InvalidRecord(
+                f"record is not JSON: {error.msg} (line {error.lineno} column {error.colno})"
+            ) from error
+        except RecursionError as error:
+            raise InvalidRecord(
+                f"the record nests lists and objects more than {MAX_DEPTH} deep"
+            ) from error
         return cls.from_json(data)
+
+
+def _json_int(text: str) -> int:
+    """A JSON integer of at most :data:`MAX_INT_DIGITS` digits (Python refuses to read
+    ones past 4,300 digits with a ``ValueError`` of its own, and no field needs them)."""
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidRecord(
+            f"the record holds an integer of {len(text.lstrip('-'))} digits "
+            f"(at most {MAX_INT_DIGITS}): {excerpt(text[:20])}"
+        )
+    return int(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise InvalidRecord(f"the record holds {name}, which is not JSON")
+
+
+def _game_id(value: Any) -> str:
+    """A ``name/version`` id; a bare name gets the versions registered under it."""
+    game_id = expect_str(value, "record.game", max_len=MAX_NAME, error=InvalidRecord)
+    name, slash, version = game_id.partition("/")
+    if slash and name and version.isascii() and version.isdigit():
+        return game_id
+    versions = [info.id for info in registered() if info.name == game_id]
+    if versions:
+        named = ", ".join(repr(v) for v in versions[:-1])
+        named = f"{named} or {versions[-1]!r}" if named else repr(versions[-1])
+        raise InvalidRecord(
+            f"record.game {game_id!r} lacks the rules version it was played under; "
+            f"write it as {named}"
+        )
+    raise InvalidRecord(f"record.game must be 'name/version', got {excerpt(game_id)}")
+
+
+def _options(value: Any) -> dict[str, Any]:
+    """Option names and plain values (the game checks them against its options)."""
+    options = expect_object(value, "record.options", error=InvalidRecord)
+    if len(options) > MAX_OPTIONS:
+        raise InvalidRecord(f"record.options holds more than {MAX_OPTIONS} options")
+    for name, option in options.items():
+        expect_str(name, "an option name in record.options", error=InvalidRecord)
+        what = f"record.options.{name}"
+        if isinstance(option, str):
+            expect_str(option, what, error=InvalidRecord)
+        elif isinstance(option, int) and not isinstance(option, bool):
+            expect_int(option, what, -MAX_SEED, MAX_SEED, error=InvalidRecord)
+        elif not isinstance(option, bool):
+            raise InvalidRecord(
+                f"{what} must be text, an integer or true/false, got {excerpt(option)}"
+            )
+    return dict(options)
+
+
+def _outcome(value: Any) -> Outcome:
+    """The informative ``outcome``: winning seats, a reason, a score per seat."""
+    outcome = Fields(value, "record.outcome", error=InvalidRecord)
+    winners = [
+        expect_int(s, f"record.outcome.winners[{i}]", 0, MAX_SEATS - 1, error=InvalidRecord)
+        for i, s in enumerate(outcome.items("winners", max_len=MAX_SEATS))
+    ]
+    reason = outcome.text("reason")
+    scores = outcome.raw("scores")
+    if scores is not None:
+        scores = outcome.items("scores", max_len=MAX_SEATS)
+        for i, score in enumerate(scores):
+            if (
+                isinstance(score, bool)
+                or not isinstance(score, int | float)
+                or not math.isfinite(score)
+            ):
+                raise InvalidRecord(
+                    f"record.outcome.scores[{i}] must be a number, got {excerpt(score)}"
+                )
+    detail = expect_object(outcome.raw("detail", {}), "record.outcome.detail", error=InvalidRecord)
+    return Outcome.from_json(
+        {"winners": winners, "reason": reason, "scores": scores, "detail": detail}
+    )

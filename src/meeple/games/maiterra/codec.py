@@ -312,9 +312,9 @@ def _check_opening(state: MaiterraState) -> None:
         if state.cards[seat] or any(state.cavalry[seat]):
             raise InvalidState(f"seat {seat} holds cards or cavalry before the first turn")
         for cell in range(CELLS):
-            soldiers = state.soldiers[seat][cell]
-            if soldiers != (rules.draft_soldiers if state.owner[cell] == seat else 0):
-                raise InvalidState(f"seat {seat}'s soldiers stand only on its drafted fields")
+            drafted = state.owner[cell] == seat
+            if drafted != (state.soldiers[seat][cell] > 0):
+                raise InvalidState(f"seat {seat}'s soldiers stand on its drafted fields only")
     if any(state.buildings) or state.discard:
         raise InvalidState("nothing is built or discarded before the first turn")
 

@@ -115,7 +115,8 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        env = {**os.environ, "MEEPLE_DATA_DIR": str(self.data_dir)}
+        # Turn timers run 50 times faster: a 90 s timer rings after 1.8 s.
+        env = {**os.environ, "MEEPLE_DATA_DIR": str(self.data_dir), "MEEPLE_CLOCK_SCALE": "0.02"}
         log = (self.data_dir / f"server-{self.port}.log").open("ab")
         with log:  # the child keeps its own copy of the descriptor
             self.process = subprocess.Popen(

@@ -77,7 +77,7 @@ def test_an_action_is_stored_before_it_is_acknowledged() -> None:
 
 
 class FailingStore(MemoryMatchStore):
-    async def append_action(self, *args: Any) -> None:
+    async def append_action(self, *args: Any, **kw: Any) -> None:
         raise OSError("disk full")
 
 

@@ -72,13 +72,13 @@ def test_expired_tokens_log_nobody_in_and_stores_refuse_a_second_writer(tmp_path
             [SeatHolder(0, "Ana", person.id), SeatHolder(1, "bot", bot="random")],
         )
         await store.create_match(match)
-        await store.append_action("m", 1, 1, 3, None)
+        await store.append_action("m", 1, 1, 3)
         with pytest.raises(StaleWrite):
-            await store.append_action("m", 1, 1, 4, None)
+            await store.append_action("m", 1, 1, 4)
         loaded = await store.load_match("m")
         assert loaded is not None and loaded.actions == [(1, 3)]
         assert [m.id for m in await store.playing_matches()] == ["m"]
-        await store.append_action("m", 2, 0, 5, {"winners": [0], "reason": "test"})
+        await store.append_action("m", 2, 0, 5, outcome={"winners": [0], "reason": "test"})
         assert await store.playing_matches() == []
         await engine.dispose()
 

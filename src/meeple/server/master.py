@@ -24,10 +24,12 @@ import contextlib
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from meeple.core import Event, GameError, Seat, State, load_game, mix_seed
-from meeple.server.bots import BotJob, BotRunner
+from meeple.server.bots import BotJob, BotRunner, default_bot
+from meeple.server.models import utcnow
 from meeple.server.protocol import (
     MATCH_OVER,
     SEAT_WRONG,
@@ -36,6 +38,7 @@ from meeple.server.protocol import (
     AckOut,
     ActionIn,
     ActionInfo,
+    ClockOut,
     ErrorOut,
     MissedOut,
     PingIn,
@@ -82,6 +85,7 @@ class MatchMaster:
         *,
         max_message_bytes: int = 16 * 1024,
         bot_move_seconds: float = 1.0,
+        turn_seconds: float | None = None,
     ) -> None:
         self.match = match
         self.store = store
@@ -96,9 +100,16 @@ class MatchMaster:
         self.connections: set[Connection] = set()
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
+        self.turn_seconds = turn_seconds
+        self._clock_task: asyncio.Task[None] | None = None
+        self._armed_for: datetime | None = None
         for seat, action in list(match.actions):
             events = self.state.apply(seat, action)
             self._advance(seat, action, events)
+        self.deadline: datetime | None = match.deadline if turn_seconds else None
+        self._timed: frozenset[Seat] = (
+            frozenset(self.state.deciding_seats()) if self.deadline else frozenset()
+        )
 
     @classmethod
     def rebuild(
@@ -178,9 +189,14 @@ class MatchMaster:
             deciding=list(self.state.deciding_seats()),
             status="over" if self.over else "playing",
             outcome=self._outcome(),
+            deadline=self._deadline_text(),
+            turn_seconds=self.turn_seconds,
             missed=missed,
             ref=ref,
         )
+
+    def _deadline_text(self) -> str | None:
+        return None if self.deadline is None else self.deadline.isoformat()
 
     # -- connections ---------------------------------------------------------------------
 
@@ -189,7 +205,7 @@ class MatchMaster:
         async with self._lock:
             self.connections.add(connection)
             await self._send(connection, self.snapshot(connection.seat, since).model_dump_json())
-        self.wake_bots()
+        self.wake()
 
     def detach(self, connection: Connection) -> None:
         self.connections.discard(connection)
@@ -275,9 +291,15 @@ class MatchMaster:
                 raise ProtocolError.from_game(error) from None
             outcome = after.outcome()
             number = self.version + 1
+            deadline, timed = self._clock_after(after, self.state.deciding_seats())
             try:
                 await self.store.append_action(
-                    self.id, number, seat, action, None if outcome is None else outcome.to_json()
+                    self.id,
+                    number,
+                    seat,
+                    action,
+                    outcome=None if outcome is None else outcome.to_json(),
+                    deadline=deadline,
                 )
             except StaleWrite as error:
                 raise ProtocolError(STORE_FAILED, str(error)) from None
@@ -286,6 +308,7 @@ class MatchMaster:
                 raise ProtocolError(STORE_FAILED, f"the action was not stored: {error}") from None
             text = after.action_to_string(seat, action)
             self.state = after
+            self.deadline, self._timed = deadline, timed
             self.match.actions.append((seat, action))
             if outcome is not None:
                 self.match.status = "over"
@@ -295,7 +318,7 @@ class MatchMaster:
                 ack = AckOut(version=number, action=ActionInfo(id=action, text=text), ref=ref)
                 await self._send(origin, ack.model_dump_json())
             await self._broadcast(events)
-        self.wake_bots()
+        self.wake()
         return number
 
     async def _broadcast(self, events: list[Event]) -> None:
@@ -311,6 +334,7 @@ class MatchMaster:
                     legal=self._legal(seat),
                     deciding=list(self.state.deciding_seats()),
                     outcome=self._outcome(),
+                    deadline=self._deadline_text(),
                 ).model_dump_json()
         await asyncio.gather(
             *(
@@ -326,7 +350,125 @@ class MatchMaster:
             log.debug("dropping a connection of match %s", self.id, exc_info=True)
             self.connections.discard(connection)
 
+    # -- the turn timer -------------------------------------------------------------------
+
+    def _clock_runs(self, state: State) -> bool:
+        """Whether the timer runs now: always in a sequential game; in a simultaneous one
+        only while the engine has something to hand in (Maiterra's house pick and draft are
+        Decisions, with no timer)."""
+        if not self.game.info.simultaneous:
+            return True
+        for seat in state.deciding_seats():
+            try:
+                state.hand_in_action(seat)
+            except GameError:
+                continue
+            return True
+        return False
+
+    def _clock_after(
+        self, state: State, deciding_before: tuple[Seat, ...]
+    ) -> tuple[datetime | None, frozenset[Seat]]:
+        """The deadline once ``state`` stands, and the seats it times.
+
+        One deadline per turn: it is kept while the seats deciding are among those that
+        decided before (a seat ends its turn, or plays on within it) and set afresh when a
+        seat that did not decide must now.
+        """
+        if self.turn_seconds is None or state.is_terminal() or not self._clock_runs(state):
+            return None, frozenset()
+        deciding = frozenset(state.deciding_seats())
+        if self.deadline is not None and deciding <= frozenset(deciding_before):
+            return self.deadline, self._timed
+        return utcnow() + timedelta(seconds=self.turn_seconds), deciding
+
+    async def start(self) -> None:
+        """Set the first deadline if the match has a timer and none is stored; wake up."""
+        if self.turn_seconds is not None and self.deadline is None and not self.over:
+            await self._new_deadline()
+        self.wake()
+
+    async def _new_deadline(self) -> None:
+        async with self._lock:
+            self.deadline = None
+            self.deadline, self._timed = self._clock_after(self.state, ())
+            await self.store.set_deadline(self.id, self.deadline)
+            clock = ClockOut(deadline=self._deadline_text(), turn_seconds=self.turn_seconds)
+            text = clock.model_dump_json()
+            await asyncio.gather(*(self._send(c, text) for c in list(self.connections)))
+
+    def wake(self) -> None:
+        """Start the bots if one of theirs decides, and the clock for the current deadline."""
+        self.wake_bots()
+        self._arm()
+
+    def _arm(self) -> None:
+        if self.deadline is None or self.deadline == self._armed_for:
+            return
+        task = self._clock_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+        self._armed_for = self.deadline
+        self._clock_task = asyncio.get_running_loop().create_task(self._ring(self.deadline))
+
+    async def _ring(self, deadline: datetime) -> None:
+        delay = (deadline - utcnow()).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        try:
+            await self._expire(deadline)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the turn timer of match %s failed", self.id)
+
+    async def _expire(self, deadline: datetime) -> None:
+        """The timer reached zero: every timed seat that still decides hands in what it has
+        queued, as it stands (the engine's ``hand_in``). A game with nothing to hand in (the
+        sequential games) has the seat's bot take its decisions until the turn passes."""
+        if self.game.info.simultaneous:
+            for seat in sorted(self._timed):
+                if self.deadline == deadline and seat in self.state.deciding_seats():
+                    await self._decide_for(seat)
+        else:
+            for _ in range(256):
+                seats = [s for s in self.state.deciding_seats() if s in self._timed]
+                if self.deadline != deadline or self.over or not seats:
+                    break
+                await self._decide_for(seats[0])
+        if self.deadline == deadline and not self.over:
+            # The same seats decide on (a lone seat's next turn): the clock starts again.
+            await self._new_deadline()
+            self.wake()
+
+    async def _decide_for(self, seat: Seat) -> None:
+        version = self.version
+        try:
+            action = self.state.hand_in_action(seat)
+        except GameError:
+            if self.bots is None:
+                return
+            name = self.bot_of(seat) or default_bot(self.game.info.name)
+            action = await self.bots.choose(self._job(seat, name))
+        try:
+            await self.submit(seat, action, version=None)
+        except ProtocolError as error:
+            if self.version == version:
+                log.error("timer for seat %d of match %s: %s", seat, self.id, error.message)
+
     # -- bots ------------------------------------------------------------------------------
+
+    def _job(self, seat: Seat, name: str) -> BotJob:
+        return BotJob(
+            game_id=self.game.id,
+            seats=self.game.seats,
+            options=dict(self.game.options),
+            state=self.state.to_json(),
+            seat=seat,
+            bot=name,
+            seed=mix_seed(self.match.seed, self.version, seat),
+            move_seconds=self.bot_move_seconds,
+        )
 
     def wake_bots(self) -> None:
         """Start the bot loop if a bot's seat decides and none is thinking."""
@@ -348,16 +490,7 @@ class MatchMaster:
                     return
                 name = self.bot_of(seat) or ""
                 version = self.version
-                job = BotJob(
-                    game_id=self.game.id,
-                    seats=self.game.seats,
-                    options=dict(self.game.options),
-                    state=self.state.to_json(),
-                    seat=seat,
-                    bot=name,
-                    seed=mix_seed(self.match.seed, version, seat),
-                    move_seconds=self.bot_move_seconds,
-                )
+                job = self._job(seat, name)
             try:
                 action = await self.bots.choose(job)
                 await self.submit(seat, action, version=version)
@@ -374,8 +507,8 @@ class MatchMaster:
                 return
 
     async def close(self) -> None:
-        task = self._bot_task
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for task in (self._bot_task, self._clock_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

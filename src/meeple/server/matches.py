@@ -20,6 +20,9 @@ from meeple.server.repository import AccountRow
 from meeple.server.settings import Settings
 from meeple.server.store import MatchStore, SeatHolder, StoredMatch
 
+PLAYED = ("playing", "over")
+"""The statuses of a match that has a master (a room waiting for players has none)."""
+
 
 def new_match_id() -> str:
     return secrets.token_urlsafe(9)
@@ -42,6 +45,9 @@ class Matches:
             self.bots,
             max_message_bytes=self.settings.max_message_bytes,
             bot_move_seconds=self.settings.bot_move_seconds,
+            turn_seconds=None
+            if match.turn_seconds is None
+            else match.turn_seconds * self.settings.clock_scale,
         )
 
     async def start(self) -> int:
@@ -49,7 +55,7 @@ class Matches:
         for match in await self.store.playing_matches():
             master = self._master(match)
             self._masters[match.id] = master
-            master.wake_bots()
+            await master.start()
         return len(self._masters)
 
     async def get(self, match_id: str) -> MatchMaster | None:
@@ -61,7 +67,7 @@ class Matches:
             master = self._masters.get(match_id)
             if master is None:
                 match = await self.store.load_match(match_id)
-                if match is None:
+                if match is None or match.status not in PLAYED:
                     return None
                 master = self._masters[match_id] = self._master(match)
         return master
@@ -120,8 +126,18 @@ class Matches:
         )
         await self.store.create_match(match)
         master = self._masters[match.id] = self._master(match)
-        master.wake_bots()
+        await master.start()
         return master
+
+    async def begin(self, match: StoredMatch) -> MatchMaster:
+        """Start playing a room whose seats are all taken (stored as ``playing``)."""
+        master = self._masters[match.id] = self._master(match)
+        await master.start()
+        return master
+
+    def forget(self, match_id: str) -> None:
+        """Drop a waiting room's stale master, if one was loaded."""
+        self._masters.pop(match_id, None)
 
     async def close(self) -> None:
         for master in list(self._masters.values()):

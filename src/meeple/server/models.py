@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Dialect,
     ForeignKey,
@@ -88,13 +89,18 @@ class Match(Base):
     seats: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    mode: Mapped[str] = mapped_column(String(16))  # "solo" (rooms come later)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # "playing" or "over"
+    mode: Mapped[str] = mapped_column(String(16))  # "solo", "custom" (ranked, daily... later)
+    # "waiting" (a room filling its seats), "playing", "over" or "closed" (a room given up)
+    status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    code: Mapped[str | None] = mapped_column(String(12), unique=True)  # a room's private code
+    public: Mapped[bool] = mapped_column(Boolean, default=False)  # listed in the lobby
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)  # the turn timer; None: off
+    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime())  # when the timer rings
 
 
 class MatchSeat(Base):
@@ -111,6 +117,7 @@ class MatchSeat(Base):
     )
     bot: Mapped[str | None] = mapped_column(String(40))
     name: Mapped[str] = mapped_column(String(40))
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class MatchAction(Base):

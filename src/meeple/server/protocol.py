@@ -149,6 +149,15 @@ class UpdateOut(_Out):
     legal: list[ActionInfo]
     deciding: list[int]
     outcome: Any | None = None
+    deadline: str | None = None
+
+
+class ClockOut(_Out):
+    """The turn timer started again with no action (the same seats decide on)."""
+
+    type: Literal["clock"] = "clock"
+    deadline: str | None
+    turn_seconds: float | None
 
 
 class MissedOut(_Out):
@@ -172,6 +181,8 @@ class SnapshotOut(_Out):
     deciding: list[int]
     status: str
     outcome: Any | None = None
+    deadline: str | None = None
+    turn_seconds: float | None = None
     missed: list[MissedOut] = Field(default_factory=list)
     ref: str | None = None
 
@@ -201,5 +212,5 @@ class PongOut(_Out):
 
 
 ServerMessage = Annotated[
-    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut, Field(discriminator="type")
+    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut | ClockOut, Field(discriminator="type")
 ]

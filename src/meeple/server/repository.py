@@ -137,20 +137,70 @@ class SqlMatchStore:
                     version=len(match.actions),
                     outcome=match.outcome,
                     created_by=match.created_by,
+                    code=match.code,
+                    public=match.public,
+                    turn_seconds=match.turn_seconds,
+                    deadline=match.deadline,
                 )
             )
             # Seats refer to the match: flush it first (no ORM relationship orders them).
             await session.flush()
-            for holder in match.holders:
-                session.add(
-                    MatchSeat(
-                        match_id=match.id,
-                        seat=holder.seat,
-                        account_id=holder.account_id,
-                        bot=holder.bot,
-                        name=holder.name,
-                    )
+            self._add_seats(session, match)
+
+    @staticmethod
+    def _add_seats(session: AsyncSession, match: StoredMatch) -> None:
+        for holder in match.holders:
+            session.add(
+                MatchSeat(
+                    match_id=match.id,
+                    seat=holder.seat,
+                    account_id=holder.account_id,
+                    bot=holder.bot,
+                    name=holder.name,
+                    ready=holder.ready,
                 )
+            )
+
+    async def save_room(self, match: StoredMatch) -> None:
+        """Store a room's seats, options, timer and status (while it is not being played)."""
+        async with self._sessions() as session, session.begin():
+            await session.execute(
+                update(Match)
+                .where(Match.id == match.id)
+                .values(
+                    seats=match.seats,
+                    options=dict(match.options),
+                    status=match.status,
+                    public=match.public,
+                    turn_seconds=match.turn_seconds,
+                    deadline=match.deadline,
+                    updated_at=utcnow(),
+                )
+            )
+            await session.execute(delete(MatchSeat).where(MatchSeat.match_id == match.id))
+            self._add_seats(session, match)
+
+    async def rooms(self, *, public: bool | None = None) -> list[StoredMatch]:
+        """The rooms waiting for players (only the listed ones with ``public=True``)."""
+        async with self._sessions() as session:
+            query = select(Match).where(Match.status == "waiting", Match.mode == "custom")
+            if public is not None:
+                query = query.where(Match.public == public)
+            found = (await session.execute(query.order_by(Match.created_at))).scalars()
+            return [await self._load(session, match) for match in list(found)]
+
+    async def room_by_code(self, code: str) -> StoredMatch | None:
+        async with self._sessions() as session:
+            match = (
+                await session.execute(select(Match).where(Match.code == code))
+            ).scalar_one_or_none()
+            return None if match is None else await self._load(session, match)
+
+    async def set_deadline(self, match_id: str, deadline: datetime | None) -> None:
+        async with self._sessions() as session, session.begin():
+            await session.execute(
+                update(Match).where(Match.id == match_id).values(deadline=deadline)
+            )
 
     async def load_match(self, match_id: str) -> StoredMatch | None:
         async with self._sessions() as session:
@@ -197,15 +247,26 @@ class SqlMatchStore:
             options=dict(match.options),
             seed=match.seed,
             mode=match.mode,
-            holders=[SeatHolder(h.seat, h.name, h.account_id, h.bot) for h in holders],
+            holders=[SeatHolder(h.seat, h.name, h.account_id, h.bot, h.ready) for h in holders],
             actions=[(row[0], row[1]) for row in actions],
             status=match.status,
             outcome=match.outcome,
             created_by=match.created_by,
+            code=match.code,
+            public=match.public,
+            turn_seconds=match.turn_seconds,
+            deadline=match.deadline,
         )
 
     async def append_action(
-        self, match_id: str, number: int, seat: Seat, action: int, outcome: JSON | None
+        self,
+        match_id: str,
+        number: int,
+        seat: Seat,
+        action: int,
+        *,
+        outcome: JSON | None = None,
+        deadline: datetime | None = None,
     ) -> None:
         """Store the action and advance the match's version in one transaction.
 
@@ -213,7 +274,7 @@ class SqlMatchStore:
         ``number``; the loser gets :class:`StaleWrite`.
         """
         now = utcnow()
-        values: dict[str, Any] = {"version": number, "updated_at": now}
+        values: dict[str, Any] = {"version": number, "updated_at": now, "deadline": deadline}
         if outcome is not None:
             values.update(status="over", outcome=outcome)
         async with self._sessions() as session, session.begin():

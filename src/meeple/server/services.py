@@ -11,6 +11,7 @@ from meeple.server.bots import BotRunner
 from meeple.server.db import make_engine, migrate, sessions
 from meeple.server.matches import Matches
 from meeple.server.repository import AccountRow, Accounts, SqlMatchStore
+from meeple.server.rooms import Rooms
 from meeple.server.settings import Settings
 
 
@@ -25,6 +26,7 @@ class Services:
     store: SqlMatchStore
     bots: BotRunner
     matches: Matches
+    rooms: Rooms
 
     @classmethod
     async def open(cls, settings: Settings) -> Services:
@@ -35,7 +37,8 @@ class Services:
         store = SqlMatchStore(factory)
         bots = BotRunner(settings.bot_workers)
         matches = Matches(store, bots, settings)
-        services = cls(settings, engine, factory, Accounts(factory), store, bots, matches)
+        rooms = Rooms(store, matches)
+        services = cls(settings, engine, factory, Accounts(factory), store, bots, matches, rooms)
         await matches.start()
         return services
 

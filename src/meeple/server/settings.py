@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     bot_move_seconds: float = Field(
         default=1.0, gt=0, description="The most time a searching bot spends on one decision."
     )
+    clock_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Multiplies every turn timer (tests and demos run a 90 s timer in seconds).",
+    )
 
     def resolved_database_url(self) -> str:
         """The database URL, defaulting to the embedded SQLite file in the data directory."""

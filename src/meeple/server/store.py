@@ -9,6 +9,7 @@ who sits where.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Protocol
 
 from meeple.core import JSON, MatchRecord, Outcome, Seat
@@ -22,6 +23,11 @@ class SeatHolder:
     name: str
     account_id: int | None = None
     bot: str | None = None
+    ready: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self.account_id is None and self.bot is None
 
 
 @dataclass(slots=True)
@@ -39,6 +45,10 @@ class StoredMatch:
     status: str = "playing"
     outcome: JSON | None = None
     created_by: int | None = None
+    code: str | None = None
+    public: bool = False
+    turn_seconds: int | None = None
+    deadline: datetime | None = None
 
     def record(self) -> MatchRecord:
         """The match record, usable by ``meeple replay``."""
@@ -68,14 +78,24 @@ class MatchStore(Protocol):
     async def playing_matches(self) -> list[StoredMatch]: ...
 
     async def append_action(
-        self, match_id: str, number: int, seat: Seat, action: int, outcome: JSON | None
+        self,
+        match_id: str,
+        number: int,
+        seat: Seat,
+        action: int,
+        *,
+        outcome: JSON | None = None,
+        deadline: datetime | None = None,
     ) -> None:
-        """Store action ``number`` (1, 2, ...) and, when it ended the match, the outcome.
+        """Store action ``number`` (1, 2, ...), the turn timer's deadline after it and, when
+        it ended the match, the outcome.
 
         Raises:
             StaleWrite: when action ``number`` is already stored.
         """
         ...
+
+    async def set_deadline(self, match_id: str, deadline: datetime | None) -> None: ...
 
 
 class MemoryMatchStore:
@@ -100,7 +120,14 @@ class MemoryMatchStore:
         ]
 
     async def append_action(
-        self, match_id: str, number: int, seat: Seat, action: int, outcome: JSON | None
+        self,
+        match_id: str,
+        number: int,
+        seat: Seat,
+        action: int,
+        *,
+        outcome: JSON | None = None,
+        deadline: datetime | None = None,
     ) -> None:
         match = self.matches[match_id]
         if number != len(match.actions) + 1:
@@ -108,7 +135,11 @@ class MemoryMatchStore:
                 f"match {match_id} holds {len(match.actions)} actions, not {number - 1}"
             )
         match.actions.append((seat, action))
+        match.deadline = deadline
         self.writes.append((match_id, number, seat, action))
         if outcome is not None:
             match.status = "over"
             match.outcome = outcome
+
+    async def set_deadline(self, match_id: str, deadline: datetime | None) -> None:
+        self.matches[match_id].deadline = deadline

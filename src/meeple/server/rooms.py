@@ -1,0 +1,255 @@
+"""Online custom rooms: a host opens one, others join from the list or by a private code,
+get ready or leave; the host kicks, fills empty seats with bots and starts the match.
+
+A room is a match in the ``waiting`` status: the same row and seats, so starting it only
+changes its status and hands it to a :class:`~meeple.server.master.MatchMaster`. The turn
+timer is 90 s by default, 60 or 120 s, or off (``None``). Maiterra's teams at 3-4 seats are
+its ``teams`` option.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from meeple.core import load_game
+from meeple.core.record import MAX_SEED
+from meeple.server.bots import check_bot_name, default_bot
+from meeple.server.master import MatchMaster
+from meeple.server.matches import Matches, new_match_id
+from meeple.server.repository import AccountRow, SqlMatchStore
+from meeple.server.store import SeatHolder, StoredMatch
+
+TIMER_CHOICES: tuple[int | None, ...] = (90, 60, 120, None)
+"""The turn timers a room may have, in seconds (None: off); 90 s is the default."""
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+
+
+class RoomError(Exception):
+    """A refused room request: a stable code, a sentence and the HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+def _empty(seat: int) -> SeatHolder:
+    return SeatHolder(seat, "open")
+
+
+def room_json(room: StoredMatch, viewer: AccountRow | None = None) -> dict[str, Any]:
+    """A room as the lobby shows it; the private code only to the people seated in it."""
+    seated = viewer is not None and any(h.account_id == viewer.id for h in room.holders)
+    data: dict[str, Any] = {
+        "id": room.id,
+        "game": room.game_id,
+        "seats": room.seats,
+        "options": dict(room.options),
+        "timer": room.turn_seconds,
+        "public": room.public,
+        "status": room.status,
+        "host": room.created_by,
+        "players": [
+            {
+                "seat": h.seat,
+                "name": h.name,
+                "account": h.account_id,
+                "bot": h.bot,
+                "ready": h.ready,
+                "open": h.empty,
+            }
+            for h in room.holders
+        ],
+    }
+    if seated:
+        data["code"] = room.code
+    if room.status != "waiting":
+        data["socket"] = f"/ws/matches/{room.id}"
+    return data
+
+
+class Rooms:
+    """The lobby's rooms. One lock orders every change (rooms live in one process)."""
+
+    def __init__(self, store: SqlMatchStore, matches: Matches) -> None:
+        self.store = store
+        self.matches = matches
+        self._lock = asyncio.Lock()
+
+    async def create(
+        self,
+        host: AccountRow,
+        game_id: str,
+        *,
+        seats: int | None = None,
+        options: dict[str, Any] | None = None,
+        timer: int | None = 90,
+        public: bool = True,
+    ) -> StoredMatch:
+        """Open a room with the host at seat 0.
+
+        Raises:
+            GameError: for an unknown game, bad options or seat count.
+            RoomError: ``room/bad_timer`` for a timer other than 60, 90, 120 s or off.
+        """
+        if timer not in TIMER_CHOICES:
+            raise RoomError(
+                422, "room/bad_timer", f"the timer is 60, 90 or 120 s or off, got {timer}"
+            )
+        game = load_game(game_id, seats=seats, options=options)
+        holders = [SeatHolder(0, host.display_name, account_id=host.id)]
+        holders += [_empty(seat) for seat in range(1, game.seats)]
+        room = StoredMatch(
+            id=new_match_id(),
+            game_id=game.id,
+            seats=game.seats,
+            options=dict(game.options),
+            seed=secrets.randbelow(MAX_SEED + 1),
+            mode="custom",
+            holders=holders,
+            status="waiting",
+            created_by=host.id,
+            code=_code(),
+            public=public,
+            turn_seconds=timer,
+        )
+        await self.store.create_match(room)
+        return room
+
+    async def listed(self) -> list[StoredMatch]:
+        return await self.store.rooms(public=True)
+
+    async def get(self, room_id: str) -> StoredMatch:
+        room = await self.store.load_match(room_id)
+        if room is None or room.mode != "custom":
+            raise RoomError(404, "room/unknown", f"no room {room_id[:40]!r}")
+        return room
+
+    async def by_code(self, code: str) -> StoredMatch:
+        room = await self.store.room_by_code(code.strip().upper()[:12])
+        if room is None:
+            raise RoomError(404, "room/unknown", "no room has that code")
+        return room
+
+    async def _waiting(self, room_id: str) -> StoredMatch:
+        room = await self.get(room_id)
+        if room.status != "waiting":
+            raise RoomError(409, "room/not_waiting", f"the room is {room.status}")
+        return room
+
+    @staticmethod
+    def _host(room: StoredMatch, account: AccountRow) -> None:
+        if room.created_by != account.id:
+            raise RoomError(403, "room/not_host", "only the host may do that")
+
+    async def _save(self, room: StoredMatch, holders: list[SeatHolder]) -> StoredMatch:
+        room = replace(room, holders=sorted(holders, key=lambda h: h.seat))
+        await self.store.save_room(room)
+        return room
+
+    async def join(self, account: AccountRow, room_id: str, seat: int | None = None) -> StoredMatch:
+        """Take ``seat`` (or the first open one). Joining a room one sits in changes nothing."""
+        async with self._lock:
+            room = await self._waiting(room_id)
+            if any(h.account_id == account.id for h in room.holders):
+                return room
+            open_seats = [h.seat for h in room.holders if h.empty]
+            if not open_seats:
+                raise RoomError(409, "room/full", "every seat is taken")
+            if seat is None:
+                seat = open_seats[0]
+            elif seat not in open_seats:
+                raise RoomError(409, "room/seat_taken", f"seat {seat} is not open")
+            holders = [
+                SeatHolder(seat, account.display_name, account_id=account.id)
+                if h.seat == seat
+                else h
+                for h in room.holders
+            ]
+            return await self._save(room, holders)
+
+    async def ready(self, account: AccountRow, room_id: str, ready: bool) -> StoredMatch:
+        async with self._lock:
+            room = await self._waiting(room_id)
+            if not any(h.account_id == account.id for h in room.holders):
+                raise RoomError(403, "room/not_seated", "you have no seat in this room")
+            holders = [
+                replace(h, ready=ready) if h.account_id == account.id else h for h in room.holders
+            ]
+            return await self._save(room, holders)
+
+    async def leave(self, account: AccountRow, room_id: str) -> StoredMatch:
+        """Give up one's seat; when the host leaves, the room closes."""
+        async with self._lock:
+            room = await self._waiting(room_id)
+            if room.created_by == account.id:
+                room = replace(room, status="closed")
+                await self.store.save_room(room)
+                return room
+            holders = [_empty(h.seat) if h.account_id == account.id else h for h in room.holders]
+            return await self._save(room, holders)
+
+    async def kick(self, host: AccountRow, room_id: str, seat: int) -> StoredMatch:
+        """The host opens a seat again (a person's or a bot's)."""
+        async with self._lock:
+            room = await self._waiting(room_id)
+            self._host(room, host)
+            if not 0 <= seat < room.seats or room.holders[seat].account_id == host.id:
+                raise RoomError(422, "room/bad_seat", f"seat {seat} cannot be kicked")
+            holders = [_empty(h.seat) if h.seat == seat else h for h in room.holders]
+            return await self._save(room, holders)
+
+    async def fill(
+        self, host: AccountRow, room_id: str, bots: list[str] | str | None = None
+    ) -> StoredMatch:
+        """Seat bots in every open seat: one name for all, or one per open seat in order."""
+        async with self._lock:
+            room = await self._waiting(room_id)
+            self._host(room, host)
+            open_seats = [h.seat for h in room.holders if h.empty]
+            if bots is None or isinstance(bots, str):
+                names = [bots or default_bot(room.game_id.split("/")[0])] * len(open_seats)
+            else:
+                names = list(bots)
+            if len(names) != len(open_seats):
+                raise RoomError(
+                    422, "room/bad_bots", f"name one bot or one per open seat ({len(open_seats)})"
+                )
+            try:
+                for name in names:
+                    check_bot_name(name)
+            except ValueError as error:
+                raise RoomError(422, "room/bad_bots", str(error)) from None
+            chosen = dict(zip(open_seats, names, strict=True))
+            holders = [
+                SeatHolder(h.seat, f"{chosen[h.seat]} bot", bot=chosen[h.seat], ready=True)
+                if h.seat in chosen
+                else h
+                for h in room.holders
+            ]
+            return await self._save(room, holders)
+
+    async def start(self, host: AccountRow, room_id: str) -> MatchMaster:
+        """Begin the match: every seat taken, every person but the host ready."""
+        async with self._lock:
+            room = await self._waiting(room_id)
+            self._host(room, host)
+            if any(h.empty for h in room.holders):
+                raise RoomError(409, "room/not_full", "fill or wait for the open seats first")
+            waiting = [
+                h.seat for h in room.holders if h.account_id not in (None, host.id) and not h.ready
+            ]
+            if waiting:
+                raise RoomError(409, "room/not_ready", f"seats {waiting} are not ready")
+            room = replace(room, status="playing")
+            await self.store.save_room(room)
+            return await self.matches.begin(room)

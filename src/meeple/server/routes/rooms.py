@@ -1,0 +1,164 @@
+"""Online custom rooms over REST: open, list, join (from the list or by code), ready, leave,
+kick, fill with bots, start. Once started, the room's id is its match's id."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from meeple.core import GameError
+from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
+from meeple.server.rooms import RoomError, room_json
+from meeple.server.routes.matches import summary
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+BotNames = list[Annotated[str, Field(max_length=40)]] | Annotated[str, Field(max_length=40)] | None
+
+
+class RoomIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Annotated[str, Field(max_length=40)]
+    seats: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    timer: int | None = Field(default=90, description="60, 90 (default) or 120 s; null: off")
+    public: bool = True
+
+
+class CodeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: Annotated[str, Field(max_length=12)]
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = None
+
+
+class ReadyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ready: bool = True
+
+
+class KickIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+
+
+class FillIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    bots: BotNames = None
+
+
+def _refused(refusal: RoomError) -> Exception:
+    return error(refusal.status, refusal.code, refusal.message)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+    """Open a room; the caller is its host, at seat 0. The answer holds the private code."""
+    try:
+        room = await services.rooms.create(
+            account,
+            body.game,
+            seats=body.seats,
+            options=body.options,
+            timer=body.timer,
+            public=body.public,
+        )
+    except GameError as refused:
+        raise error(422, refused.code, str(refused)) from None
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+    return room_json(room, account)
+
+
+@router.get("")
+async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
+    """The listed rooms waiting for players."""
+    return [room_json(room) for room in await services.rooms.listed()]
+
+
+@router.post("/join")
+async def join_by_code(body: CodeIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+    """Join a room, listed or not, by its private code."""
+    try:
+        room = await services.rooms.by_code(body.code)
+        room = await services.rooms.join(account, room.id)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+    return room_json(room, account)
+
+
+@router.get("/{room_id}")
+async def get_room(room_id: str, account: MaybeAccountDep, services: ServicesDep) -> dict[str, Any]:
+    try:
+        return room_json(await services.rooms.get(room_id), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/join")
+async def join(
+    room_id: str, body: JoinIn, account: AccountDep, services: ServicesDep
+) -> dict[str, Any]:
+    """Take a seat (the first open one unless ``seat`` is given) in a listed room."""
+    try:
+        room = await services.rooms.get(room_id)
+        if not room.public:
+            raise RoomError(403, "room/private", "join this room with its code")
+        return room_json(await services.rooms.join(account, room_id, body.seat), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/ready")
+async def ready(
+    room_id: str, body: ReadyIn, account: AccountDep, services: ServicesDep
+) -> dict[str, Any]:
+    try:
+        return room_json(await services.rooms.ready(account, room_id, body.ready), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/leave")
+async def leave(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+    """Give up one's seat; the host leaving closes the room."""
+    try:
+        return room_json(await services.rooms.leave(account, room_id), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/kick")
+async def kick(
+    room_id: str, body: KickIn, account: AccountDep, services: ServicesDep
+) -> dict[str, Any]:
+    try:
+        return room_json(await services.rooms.kick(account, room_id, body.seat), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/bots")
+async def fill(
+    room_id: str, body: FillIn, account: AccountDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The host seats bots in every open seat."""
+    try:
+        return room_json(await services.rooms.fill(account, room_id, body.bots), account)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+
+
+@router.post("/{room_id}/start")
+async def start(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+    """The host starts the match; the answer is the match with its WebSocket path."""
+    try:
+        master = await services.rooms.start(account, room_id)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+    return summary(master, 0)

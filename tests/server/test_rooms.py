@@ -1,0 +1,139 @@
+"""Online custom rooms over a real server: open, list, join by code, ready, leave, kick, fill
+with bots, start; and a four-seat Maiterra room with teams whose timer rings on
+half-written queues."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tests.server.conftest import Client, Server
+
+
+def _ok(reply, status: int = 200) -> dict:
+    assert reply.status_code == status, reply.text
+    return reply.json()
+
+
+def _refused(reply, status: int, code: str) -> None:
+    assert reply.status_code == status, reply.text
+    assert reply.json()["detail"]["code"] == code, reply.text
+
+
+def test_a_room_fills_and_starts(server: Server) -> None:
+    host = Client(server).guest("Host")
+    guest = Client(server).guest("Guest")
+    third = Client(server).guest("Third")
+    room = _ok(host.post("/api/rooms", json={"game": "maatatahay", "timer": 60}), 201)
+    assert room["timer"] == 60 and room["status"] == "waiting" and room["code"]
+    assert any(r["id"] == room["id"] for r in _ok(guest.get("/api/rooms")))
+    assert "code" not in _ok(guest.get(f"/api/rooms/{room['id']}"))
+    _refused(
+        host.post("/api/rooms", json={"game": "maatatahay", "timer": 45}), 422, "room/bad_timer"
+    )
+    joined = _ok(guest.post("/api/rooms/join", json={"code": room["code"].lower()}))
+    assert joined["players"][1]["account"] == guest.account["id"]
+    _refused(third.post(f"/api/rooms/{room['id']}/join", json={}), 409, "room/full")
+    _refused(guest.post(f"/api/rooms/{room['id']}/kick", json={"seat": 0}), 403, "room/not_host")
+    _refused(host.post(f"/api/rooms/{room['id']}/start"), 409, "room/not_ready")
+    kicked = _ok(host.post(f"/api/rooms/{room['id']}/kick", json={"seat": 1}))
+    assert kicked["players"][1]["open"]
+    _ok(third.post(f"/api/rooms/{room['id']}/join", json={"seat": 1}))
+    left = _ok(third.post(f"/api/rooms/{room['id']}/leave"))
+    assert left["players"][1]["open"]
+    _ok(guest.post(f"/api/rooms/{room['id']}/join", json={}))
+    assert _ok(guest.post(f"/api/rooms/{room['id']}/ready", json={"ready": True}))["players"][1][
+        "ready"
+    ]
+    # A waiting room has no match to open yet.
+    assert guest.get(f"/api/matches/{room['id']}").status_code == 404
+    match = _ok(host.post(f"/api/rooms/{room['id']}/start"))
+    assert match["id"] == room["id"] and match["status"] == "playing"
+    _refused(host.post(f"/api/rooms/{room['id']}/start"), 409, "room/not_waiting")
+    with guest.socket(room["id"]) as socket:
+        snap = socket.recv()
+        assert snap["seat"] == 1 and snap["turn_seconds"] == 60 * 0.02 and snap["deadline"]
+
+
+def test_the_host_leaving_closes_the_room(server: Server) -> None:
+    host = Client(server).guest("Host")
+    room = _ok(
+        host.post("/api/rooms", json={"game": "manafields", "timer": None, "public": False}), 201
+    )
+    assert room["timer"] is None
+    assert all(r["id"] != room["id"] for r in _ok(host.get("/api/rooms")))
+    other = Client(server).guest("Other")
+    _refused(other.post(f"/api/rooms/{room['id']}/join", json={}), 403, "room/private")
+    assert _ok(host.post(f"/api/rooms/{room['id']}/leave"))["status"] == "closed"
+    _refused(other.post("/api/rooms/join", json={"code": room["code"]}), 409, "room/not_waiting")
+
+
+def test_a_four_seat_maiterra_room_with_teams_hands_in_half_written_queues(server: Server) -> None:
+    host = Client(server).guest("Red")
+    friend = Client(server).guest("Blue")
+    room = _ok(
+        host.post(
+            "/api/rooms",
+            json={"game": "maiterra", "seats": 4, "options": {"teams": "1122"}, "public": False},
+        ),
+        201,
+    )
+    assert room["timer"] == 90
+    _ok(friend.post("/api/rooms/join", json={"code": room["code"]}))
+    _ok(friend.post(f"/api/rooms/{room['id']}/ready", json={}))
+    filled = _ok(host.post(f"/api/rooms/{room['id']}/bots", json={"bots": "maiterra-heuristic"}))
+    assert [p["bot"] for p in filled["players"]] == [
+        None,
+        None,
+        "maiterra-heuristic",
+        "maiterra-heuristic",
+    ]
+    _ok(host.post(f"/api/rooms/{room['id']}/start"))
+    rng = random.Random(6)
+    queued: set[int] = set()
+    first_turn = None
+    deadline = time.monotonic() + 40
+    with host.socket(room["id"]) as red, friend.socket(room["id"]) as blue:
+        sockets = {0: red, 1: blue}
+        while time.monotonic() < deadline:
+            for seat, socket in sockets.items():
+                try:
+                    frame = socket.recv(timeout=0.05)
+                except TimeoutError:
+                    continue
+                if frame["type"] == "error":
+                    assert frame["code"] == "version/stale", frame
+                    socket.send({"type": "resume", "since": frame["version"]})
+                    continue
+                if frame["type"] not in ("snapshot", "update"):
+                    continue
+                view = frame["view"]
+                if view["phase"] == "plan" and first_turn is None:
+                    first_turn = view["turn"]
+                    assert frame["deadline"] is not None
+                if seat not in frame["deciding"]:
+                    continue
+                if view["phase"] != "plan":
+                    choice = rng.choice(frame["legal"])["id"]
+                    socket.send({"type": "action", "action": choice, "version": frame["version"]})
+                elif view["turn"] == first_turn and seat not in queued:
+                    # Queue one order and never end the turn: the timer must hand it in.
+                    order = next(i for i in frame["legal"] if i["text"] != "end")
+                    socket.send(
+                        {"type": "action", "action": order["id"], "version": frame["version"]}
+                    )
+                    queued.add(seat)
+            if first_turn is not None and any(
+                f.get("view", {}).get("turn", 0) > first_turn for f in red.frames
+            ):
+                break
+        else:
+            raise AssertionError("the turn timer did not ring")
+    assert queued == {0, 1}
+    ended = [
+        e["seat"] for f in red.frames for e in f.get("events", []) if e["kind"] == "turn_ended"
+    ]
+    assert set(ended) == {0, 1, 2, 3}
+    # Seat 0 never sent "end": its turn_ended came from the timer, after its queued order.
+    acks = [f for f in red.frames if f["type"] == "ack"]
+    assert all(a["action"]["text"] != "end" for a in acks)

@@ -288,6 +288,7 @@ class _Held:
         tensor = cache.get(key)
         if tensor is None:
             state = self.state
+            state.game.check_seat(seat)  # the encoders trust their seat; the view checks it
             encoder = encoder_for(state.game)
             if _WHOLE not in cache and self.current_player() != _SIMULTANEOUS:
                 cache[_WHOLE] = True

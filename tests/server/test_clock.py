@@ -5,6 +5,7 @@ survive a rebuild."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from dataclasses import replace
 
@@ -107,5 +108,64 @@ def test_a_deadline_passed_while_the_server_was_down_rings_on_rebuild() -> None:
         await _until(lambda: second.version == version + 2)
         assert second.state.view(None)["turn"] == 2
         await second.close()
+
+    asyncio.run(run())
+
+
+class Watcher:
+    def __init__(self, seat: int | None) -> None:
+        self._seat = seat
+        self.frames: list[dict] = []
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    async def send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+def test_a_player_away_past_the_grace_period_is_played_by_a_bot_until_returning() -> None:
+    async def run() -> None:
+        store = MemoryMatchStore()
+        match = _room("maatatahay", 2, {}, 8, 90)
+        await store.create_match(match)
+        runner = BotRunner(0)
+        master = MatchMaster(match, store, runner, turn_seconds=90, grace_seconds=0.2)
+        first = master.state.deciding_seats()[0]
+        other = 1 - first
+        player, watcher = Watcher(first), Watcher(other)
+        await master.attach(player)
+        await master.attach(watcher)
+        await master.start()
+        await asyncio.sleep(0.4)
+        assert master.version == 0  # connected: nobody plays for the seat
+        master.detach(player)
+        await _until(
+            lambda: any(f["type"] == "presence" and f["away"] == [first] for f in watcher.frames)
+        )
+        # A bot plays the away seat; the other seat is a person still connected, so the
+        # match waits for it after the bot's move.
+        await _until(lambda: master.version >= 1)
+        assert store.matches["t1"].actions[0][0] == first
+        back = Watcher(first)
+        await master.attach(back)
+        assert back.frames[0]["away"] == []
+        assert watcher.frames[-1] == {"type": "presence", "away": []}
+        # Returned: the seat is the person's again; the bot no longer plays it.
+        while master.version < 6 and not master.over:
+            for seat in master.state.deciding_seats():
+                if seat == other:
+                    await master.submit(seat, master.state.legal_actions(seat)[0], version=None)
+            await asyncio.sleep(0.05)
+            if first in master.state.deciding_seats():
+                break
+        await asyncio.sleep(0.2)
+        if first in master.state.deciding_seats():
+            version = master.version
+            await asyncio.sleep(0.3)
+            assert master.version == version
+        await master.close()
+        runner.close()
 
     asyncio.run(run())

@@ -206,3 +206,17 @@ def test_maiterra_frames_over_the_wire_hold_no_other_seats_secrets(server: Serve
         text = json.dumps(frame)
         assert '"rng"' not in text and '"seed"' not in text
     assert sealed > 0
+
+
+def test_a_flooding_connection_is_refused_frames_and_changes_nothing(server: Server) -> None:
+    client = server.client().guest()
+    match = client.solo(game="manafields", seat=0, bots="random", seed=9)
+    with client.socket(match["id"]) as socket:
+        socket.recv()
+        for index in range(120):
+            socket.send({"type": "ping", "ref": str(index)})
+        answers = [socket.recv() for _ in range(120)]
+        codes = {frame.get("code") for frame in answers if frame["type"] == "error"}
+        assert codes == {"message/flood"}
+        assert sum(frame["type"] == "pong" for frame in answers) >= 40
+        assert client.get(f"/api/matches/{match['id']}").json()["version"] == 0

@@ -44,6 +44,7 @@ from meeple.server.protocol import (
     PingIn,
     PlayerInfo,
     PongOut,
+    PresenceOut,
     ProtocolError,
     ResumeIn,
     SnapshotOut,
@@ -86,6 +87,7 @@ class MatchMaster:
         max_message_bytes: int = 16 * 1024,
         bot_move_seconds: float = 1.0,
         turn_seconds: float | None = None,
+        grace_seconds: float | None = None,
     ) -> None:
         self.match = match
         self.store = store
@@ -101,6 +103,9 @@ class MatchMaster:
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self.turn_seconds = turn_seconds
+        self.grace_seconds = grace_seconds
+        self._away: set[Seat] = set()
+        self._grace: dict[Seat, asyncio.Task[None]] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._armed_for: datetime | None = None
         for seat, action in list(match.actions):
@@ -144,7 +149,11 @@ class MatchMaster:
                 self._changed_at[other] = self.version
 
     def bot_of(self, seat: Seat) -> str | None:
-        return self.match.holders[seat].bot
+        """The bot playing ``seat``: its own, or the game's default while its player is away."""
+        holder = self.match.holders[seat]
+        if holder.bot is None and seat in self._away:
+            return default_bot(self.game.info.name)
+        return holder.bot
 
     def players(self) -> list[PlayerInfo]:
         return [
@@ -191,6 +200,7 @@ class MatchMaster:
             outcome=self._outcome(),
             deadline=self._deadline_text(),
             turn_seconds=self.turn_seconds,
+            away=sorted(self._away),
             missed=missed,
             ref=ref,
         )
@@ -204,11 +214,60 @@ class MatchMaster:
         """Add a connection and send it a snapshot (with what it missed after ``since``)."""
         async with self._lock:
             self.connections.add(connection)
+            returned = connection.seat is not None and self._returned(connection.seat)
             await self._send(connection, self.snapshot(connection.seat, since).model_dump_json())
+        if returned:
+            await self._presence()
         self.wake()
 
     def detach(self, connection: Connection) -> None:
+        """Forget a connection; a timed match's seat left with none starts its grace period."""
         self.connections.discard(connection)
+        if connection.seat is not None:
+            self._maybe_away(connection.seat)
+
+    # -- presence: a player away past the grace period is played by a bot ------------------
+
+    def _connected(self, seat: Seat) -> bool:
+        return any(connection.seat == seat for connection in self.connections)
+
+    def _maybe_away(self, seat: Seat) -> None:
+        holder = self.match.holders[seat]
+        if (
+            self.grace_seconds is None
+            or holder.account_id is None
+            or holder.bot is not None
+            or self.over
+            or seat in self._away
+            or seat in self._grace
+            or self._connected(seat)
+        ):
+            return
+        loop = asyncio.get_running_loop()
+        self._grace[seat] = loop.create_task(self._after_grace(seat, self.grace_seconds))
+
+    async def _after_grace(self, seat: Seat, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._grace.pop(seat, None)
+        if self._connected(seat) or self.over:
+            return
+        self._away.add(seat)
+        await self._presence()
+        self.wake_bots()
+
+    def _returned(self, seat: Seat) -> bool:
+        """The seat's player is back: no grace period, no bot. Whether it had been away."""
+        task = self._grace.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        if seat in self._away:
+            self._away.discard(seat)
+            return True
+        return False
+
+    async def _presence(self) -> None:
+        text = PresenceOut(away=sorted(self._away)).model_dump_json()
+        await asyncio.gather(*(self._send(c, text) for c in list(self.connections)))
 
     async def receive(self, connection: Connection, text: str | bytes) -> None:
         """Handle one frame from a connection; a refusal goes to that connection only."""
@@ -383,9 +442,12 @@ class MatchMaster:
         return utcnow() + timedelta(seconds=self.turn_seconds), deciding
 
     async def start(self) -> None:
-        """Set the first deadline if the match has a timer and none is stored; wake up."""
+        """Set the first deadline if the match has a timer and none is stored; start the
+        grace period of every seat with no one connected; wake up."""
         if self.turn_seconds is not None and self.deadline is None and not self.over:
             await self._new_deadline()
+        for seat in range(self.game.seats):
+            self._maybe_away(seat)
         self.wake()
 
     async def _new_deadline(self) -> None:
@@ -507,7 +569,7 @@ class MatchMaster:
                 return
 
     async def close(self) -> None:
-        for task in (self._bot_task, self._clock_task):
+        for task in (self._bot_task, self._clock_task, *self._grace.values()):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -48,6 +48,10 @@ class Matches:
             turn_seconds=None
             if match.turn_seconds is None
             else match.turn_seconds * self.settings.clock_scale,
+            # Bots stand in for the absent only where a clock runs; untimed matches wait.
+            grace_seconds=None
+            if match.turn_seconds is None
+            else self.settings.grace_seconds * self.settings.clock_scale,
         )
 
     async def start(self) -> int:

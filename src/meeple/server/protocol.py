@@ -23,12 +23,14 @@ UNKNOWN_TYPE = "message/unknown_type"
 SEAT_WRONG = "seat/wrong"
 VERSION_STALE = "version/stale"
 MATCH_OVER = "match/over"
+FLOOD = "message/flood"
 STORE_FAILED = "server/store_failed"
 
 ERROR_CODES: dict[str, str] = {
     MALFORMED: "the frame is not JSON, not an object, or a field is missing or mistyped",
     TOO_LARGE: "the frame is longer than the server reads",
     UNKNOWN_TYPE: "the frame's type is not a message the server knows",
+    FLOOD: "the connection sends faster than the server reads; the frame was dropped",
     SEAT_WRONG: "the connection does not hold the seat the message is for (or is a spectator)",
     VERSION_STALE: "the seat's choices changed after the version the message was sent against",
     "action/invalid": "the action names no action of this game",
@@ -160,6 +162,13 @@ class ClockOut(_Out):
     turn_seconds: float | None
 
 
+class PresenceOut(_Out):
+    """Which seats are away: disconnected past the grace period and played by a bot."""
+
+    type: Literal["presence"] = "presence"
+    away: list[int]
+
+
 class MissedOut(_Out):
     """An update a resuming connection missed: the events only (the snapshot has the view)."""
 
@@ -183,6 +192,7 @@ class SnapshotOut(_Out):
     outcome: Any | None = None
     deadline: str | None = None
     turn_seconds: float | None = None
+    away: list[int] = Field(default_factory=list)
     missed: list[MissedOut] = Field(default_factory=list)
     ref: str | None = None
 
@@ -212,5 +222,6 @@ class PongOut(_Out):
 
 
 ServerMessage = Annotated[
-    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut | ClockOut, Field(discriminator="type")
+    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut | ClockOut | PresenceOut,
+    Field(discriminator="type"),
 ]

@@ -43,6 +43,16 @@ class Settings(BaseSettings):
     bot_move_seconds: float = Field(
         default=1.0, gt=0, description="The most time a searching bot spends on one decision."
     )
+    grace_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="In a timed match, how long a disconnected player's seat waits before a "
+        "bot plays it (until the player returns). Scaled by clock_scale.",
+    )
+    messages_per_second: float = Field(
+        default=20.0, gt=0, description="What one connection may send, on average."
+    )
+    message_burst: int = Field(default=40, ge=1, description="What it may send at once.")
     clock_scale: float = Field(
         default=1.0,
         gt=0,

@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meeple.core import Seat
 from meeple.server.deps import get_services, request_token
+from meeple.server.protocol import FLOOD, ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +24,28 @@ router = APIRouter()
 
 CLOSE_UNKNOWN_MATCH = 4404
 CLOSE_NOT_YOUR_SEAT = 4403
+CLOSE_FLOOD = 1008  # policy violation
+FLOOD_CLOSE_AFTER = 200
+"""Frames dropped in a row before a flooding connection is closed."""
+
+
+class Bucket:
+    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 class SocketConnection:
@@ -72,12 +96,23 @@ async def match_socket(
     if since is not None and not 0 <= since <= master.version:
         since = None
     connection = SocketConnection(websocket, chosen)
+    bucket = Bucket(services.settings.messages_per_second, services.settings.message_burst)
+    dropped = 0
     await master.attach(connection, since)
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if not bucket.take():
+                dropped += 1
+                if dropped >= FLOOD_CLOSE_AFTER:
+                    await websocket.close(CLOSE_FLOOD, "too many frames")
+                    break
+                refusal = ProtocolError(FLOOD, "too many frames; this one was dropped")
+                await master.refuse(connection, refusal)
+                continue
+            dropped = 0
             text = message.get("text")
             data = text if text is not None else message.get("bytes") or b""
             await master.receive(connection, data)

@@ -112,6 +112,9 @@ class RuleData:
     opening_people: int
     draft_fields: int
     draft_soldiers: int
+    # stores (food, wood, brick, coins) a seat gets when the draft ends, by seat count and
+    # by its place in the draft order; a seat count not listed gets none
+    draft_place_stores: dict[int, tuple[tuple[int, int, int, int], ...]]
     snake_draft: bool
     max_orders: int
     turn_limit: int
@@ -209,6 +212,24 @@ def _choice(value: Any, allowed: tuple[str, ...], key: str) -> str:
     return str(value)
 
 
+def _draft_place_stores(
+    opening: dict[str, Any],
+) -> dict[int, tuple[tuple[int, int, int, int], ...]]:
+    """``opening.stores_by_draft_place``: per seat count, what each place in the draft order
+    (1st first) gets when the draft ends -- wood, brick or coins; never food, which the rule
+    text fixes ("each seat opens with 3 food and 4 people")."""
+    table = {}
+    for key, places in opening.get("stores_by_draft_place", {}).items():
+        stores = tuple(_cost(place) for place in places)
+        if len(stores) != int(key) or any(s[0] or min(s) < 0 for s in stores):
+            raise ValueError(
+                f"rules.json: opening.stores_by_draft_place[{key!r}] must give each of {key} "
+                f"places its wood, brick or coins (no food, nothing negative), got {places!r}"
+            )
+        table[int(key)] = stores
+    return table
+
+
 def _rule_data(raw: dict[str, Any], version: int) -> RuleData:
     buildings = tuple(
         Building(
@@ -245,6 +266,7 @@ def _rule_data(raw: dict[str, Any], version: int) -> RuleData:
         opening_people=int(raw["opening"]["people"]),
         draft_fields=int(raw["opening"]["draft_fields"]),
         draft_soldiers=int(raw["opening"]["soldiers_per_drafted_field"]),
+        draft_place_stores=_draft_place_stores(raw["opening"]),
         snake_draft=raw["opening"]["draft"] == "snake",
         max_orders=int(raw["max_orders"]),
         turn_limit=int(raw["turn_limit"]),

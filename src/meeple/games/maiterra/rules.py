@@ -519,10 +519,30 @@ class MaiterraState(State):
         events = [Event("drafted", seat, {"field": cell_name(cell)})]
         self.draft_step += 1
         if self.draft_step == len(self.draft_order):
+            events.extend(self._draft_place_stores())
             self.draft_order = []
             self.draft_step = 0
             self.start_turn(1)
             events.append(Event("turn", None, {"turn": 1}))
+        return events
+
+    def _draft_place_stores(self) -> list[Event]:
+        """ "Draft order is by die roll": the order itself is the draft's luck, so from rules
+        version 2 a seat's place in it brings stores when the draft ends (Decision 4: at 3
+        and 4 seats the seat that drafted first gets 3 brick, a barracks with one coin).
+        The opening's 3 food and 4 people stay as written."""
+        stores = self.game.rules.draft_place_stores.get(self.seats)
+        if not stores:
+            return []
+        events = []
+        places = list(dict.fromkeys(self.draft_order))
+        for place, seat in enumerate(places):
+            if any(stores[place]):
+                res = self.res[seat]
+                for kind, amount in enumerate(stores[place]):
+                    res[kind] = min(self.game.rules.storage_cap, res[kind] + amount)
+                got = {RESOURCES[k]: n for k, n in enumerate(stores[place]) if n}
+                events.append(Event("draft_stores", seat, {"place": place + 1, "stores": got}))
         return events
 
     def start_turn(self, turn: int) -> None:

@@ -54,6 +54,15 @@ def test_a_person_plays_maatatahay_against_a_bot_to_the_end(server: Server) -> N
     assert end.view(0) == final["view"]
     summary = client.get(f"/api/matches/{match['id']}").json()
     assert summary["status"] == "over"
+    # A rematch: the same table, a new seed; asking twice gives the same match.
+    again = client.post(f"/api/rooms/rematch/{match['id']}")
+    assert again.status_code == 201, again.text
+    assert again.json()["status"] == "playing" and again.json()["id"] != match["id"]
+    assert [p["bot"] for p in again.json()["players"]] == [None, "mcts-easy"]
+    assert client.post(f"/api/rooms/rematch/{match['id']}").json()["id"] == again.json()["id"]
+    mine = client.get("/api/matches").json()
+    assert {m["id"] for m in mine} >= {match["id"], again.json()["id"]}
+    assert next(m for m in mine if m["id"] == again.json()["id"])["seat"] == 0
 
 
 def test_the_record_is_withheld_while_the_match_is_played(server: Server) -> None:
@@ -62,6 +71,8 @@ def test_the_record_is_withheld_while_the_match_is_played(server: Server) -> Non
     reply = client.get(f"/api/matches/{match['id']}/record")
     assert reply.status_code == 409
     assert reply.json()["detail"]["code"] == "match/not_over"
+    early = client.post(f"/api/rooms/rematch/{match['id']}")
+    assert early.status_code == 409 and early.json()["detail"]["code"] == "match/not_over"
 
 
 def _expect_error(socket: Socket, message: Any, code: str, version: int) -> None:

@@ -84,6 +84,7 @@ class Rooms:
         self.store = store
         self.matches = matches
         self._lock = asyncio.Lock()
+        self._rematches: dict[str, str] = {}
 
     async def create(
         self,
@@ -253,3 +254,47 @@ class Rooms:
             room = replace(room, status="playing")
             await self.store.save_room(room)
             return await self.matches.begin(room)
+
+    async def rematch(self, account: AccountRow, match_id: str) -> StoredMatch:
+        """The same table again once a match is over: a solo match starts at once; a room
+        opens with the same seats, the caller as host, the people to get ready again.
+        Asked twice (by two players), it gives the same new match.
+
+        Raises:
+            RoomError: ``match/unknown``, ``match/not_over``, ``room/not_seated``.
+        """
+        async with self._lock:
+            old = await self.store.load_match(match_id)
+            if old is None or old.status not in ("playing", "over"):
+                raise RoomError(404, "match/unknown", f"no match {match_id[:40]!r}")
+            if not any(h.account_id == account.id for h in old.holders):
+                raise RoomError(403, "room/not_seated", "only the players ask for a rematch")
+            if old.status != "over":
+                raise RoomError(409, "match/not_over", "the match is still being played")
+            again = self._rematches.get(match_id)
+            if again is not None:
+                found = await self.store.load_match(again)
+                if found is not None:
+                    return found
+            solo = old.mode == "solo"
+            holders = [
+                replace(h, ready=h.bot is not None or h.account_id == account.id)
+                for h in old.holders
+            ]
+            room = replace(
+                old,
+                id=new_match_id(),
+                seed=secrets.randbelow(MAX_SEED + 1),
+                holders=holders,
+                actions=[],
+                status="playing" if solo else "waiting",
+                outcome=None,
+                created_by=account.id,
+                code=None if solo else _code(),
+                deadline=None,
+            )
+            await self.store.create_match(room)
+            self._rematches[match_id] = room.id
+            if solo:
+                await self.matches.begin(room)
+            return room

@@ -162,3 +162,14 @@ async def start(room_id: str, account: AccountDep, services: ServicesDep) -> dic
     except RoomError as refusal:
         raise _refused(refusal) from None
     return summary(master, 0)
+
+
+@router.post("/rematch/{match_id}", status_code=status.HTTP_201_CREATED)
+async def rematch(match_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+    """Play the same table again once the match is over (a solo match starts at once; a room
+    opens with the same seats and waits for its people to get ready)."""
+    try:
+        room = await services.rooms.rematch(account, match_id)
+    except RoomError as refusal:
+        raise _refused(refusal) from None
+    return room_json(room, account)

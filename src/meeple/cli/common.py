@@ -53,8 +53,9 @@ def read_record(path: Path) -> MatchRecord:
     try:
         with path.open("rb") as file:
             data = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as error:
-        raise InvalidRecord(f"cannot read {name}: {error.strerror}") from error
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        why = error.strerror if isinstance(error, OSError) else "not a file name"
+        raise InvalidRecord(f"cannot read {name}: {why}") from error
     if len(data) > MAX_RECORD_BYTES:
         raise InvalidRecord(f"{name} is larger than a record may be ({MAX_RECORD_BYTES >> 20} MiB)")
     try:

@@ -30,6 +30,7 @@ from meeple.cli.arena import decide
 from meeple.cli.common import read_record, seat_name
 from meeple.cli.render import render_view, report_events
 from meeple.core import Action, GameError, MatchRecord, Seat, State
+from meeple.core.errors import excerpt
 from meeple.core.game import Game
 from meeple.core.outcome import Event
 
@@ -208,7 +209,7 @@ class PlaySession:
         try:
             record = read_record(Path(path))
             if record.game().info.name != self.game.info.name:
-                self.error(f"{path!r} is a match of {record.game_id}, not {self.game.id}")
+                self.error(f"{excerpt(path)} is a match of {record.game_id}, not {self.game.id}")
                 return False
             state = record.replay()
         except GameError as error:

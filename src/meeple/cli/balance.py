@@ -1,11 +1,14 @@
 """``meeple balance``: self-play win rates by seat, and by what else a game deals out.
 
-Every seat is played by a bot (one name for all seats, or one per seat). Match ``i`` has a
-seed derived from ``--seed``, the seat count (or the faction pairing) and ``i``; each bot a
-seed derived from the match's and its seat, so a run replays exactly and does not depend
-on ``--workers``. A win shared by k seats counts 1/k to each; a match with no winner (a
-draw) counts 1/seats to every seat, so a two-seat draw is half a win. Every rate comes with
-its Wilson 95 % interval and as a share of fair (rate x seats).
+Every seat is played by a bot (one name for all seats, or one per seat). Match ``i`` has
+the seed ``mix_seed(--seed, seats, i)`` (Manafields: ``mix_seed(--seed, first faction,
+second faction, i)``, the factions by their place in the option's choices); each bot the
+seed ``mix_seed(match seed, seat + 1)``. So a run replays exactly, whatever ``--workers``,
+and plays the same matches as the Manafields balance script it replaced.
+
+A win shared by k seats counts 1/k to each; a match with no winner (a draw) counts 1/seats
+to every seat, so a two-seat draw is half a win. Every rate comes with its Wilson 95 %
+interval and as a share of fair (rate x seats).
 
 Besides the seat number the tables count what the match deals out:
 
@@ -40,9 +43,6 @@ from meeple.cli.play import default_opponent
 from meeple.cli.selfplay import bots_for_seats
 from meeple.core import Event, Game, GameError, InvalidOptions, OptionSpec, load_game, mix_seed
 from meeple.core.stats import wilson
-
-SEED_MASK = (1 << 53) - 1
-"""Derived seeds stay below 2**53, so a match's seed survives a JavaScript JSON parser."""
 
 FACTION_OPTIONS = ("faction0", "faction1")
 """A game with these two options is played on every pairing of their choices."""
@@ -151,7 +151,7 @@ def schedule(
     jobs: list[BalanceJob] = []
     for group_options, key in groups:
         for match in range(games):
-            match_seed = mix_seed(seed, *key, match) & SEED_MASK
+            match_seed = mix_seed(seed, *key, match)
             jobs.append(
                 BalanceJob(len(jobs), game.id, game.seats, group_options, match_seed, tuple(lineup))
             )

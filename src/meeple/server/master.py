@@ -328,7 +328,21 @@ class MatchMaster:
         origin: Connection | None = None,
         ref: str | None = None,
     ) -> int:
-        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check."""
+        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check.
+
+        Shielded: once begun, storing, moving on and telling everyone run to the end even if
+        the caller is cancelled, so the match never falls behind what it stored.
+        """
+        return await asyncio.shield(self._submit(seat, action, version, origin, ref))
+
+    async def _submit(
+        self,
+        seat: Seat,
+        action: int,
+        version: int | None,
+        origin: Connection | None,
+        ref: str | None,
+    ) -> int:
         async with self._lock:
             if version is not None:
                 if version > self.version:

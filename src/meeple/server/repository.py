@@ -6,13 +6,15 @@ so callers hold no session across an ``await`` on the network.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from meeple.core import JSON, Seat
 from meeple.server.models import Account, Match, MatchAction, MatchSeat, Token, utcnow
@@ -117,11 +119,26 @@ class Accounts:
             return {row.id: _row(row) for row in rows}
 
 
+@dataclass(frozen=True, slots=True)
+class _Append:
+    match_id: str
+    number: int
+    seat: Seat
+    action: int
+    outcome: JSON | None
+    deadline: datetime | None
+
+
 class SqlMatchStore:
     """The :class:`~meeple.server.store.MatchStore` on the database."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], engine: AsyncEngine | None = None
+    ) -> None:
         self._sessions = sessions
+        self._engine = engine
+        self._pending: list[tuple[_Append, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def create_match(self, match: StoredMatch) -> None:
         async with self._sessions() as session, session.begin():
@@ -268,28 +285,75 @@ class SqlMatchStore:
         outcome: JSON | None = None,
         deadline: datetime | None = None,
     ) -> None:
-        """Store the action and advance the match's version in one transaction.
+        """Store the action and advance the match's version; return once it is committed.
 
         The version moves only from ``number - 1``, so two writers cannot both store action
-        ``number``; the loser gets :class:`StaleWrite`.
+        ``number``; the loser gets :class:`StaleWrite`. Actions arriving while a commit is
+        under way are committed together in the next transaction (group commit): one disk
+        flush serves every match that moved meanwhile, and each caller still returns only
+        when its own action is on disk.
         """
-        now = utcnow()
-        values: dict[str, Any] = {"version": number, "updated_at": now, "deadline": deadline}
-        if outcome is not None:
-            values.update(status="over", outcome=outcome)
+        item = _Append(match_id, number, seat, action, outcome, deadline)
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._pending.append((item, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await self._commit([item for item, _ in batch])
+            except Exception as error:  # the whole transaction failed: every caller hears it
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for (_, done), result in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if result is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(result)
+
+    async def _commit(self, batch: list[_Append]) -> list[StaleWrite | None]:
+        if self._engine is not None:
+            # A bare connection: the hot path skips the ORM session's bookkeeping.
+            async with self._engine.begin() as connection:
+                return [await self._append(connection, item) for item in batch]
         async with self._sessions() as session, session.begin():
-            moved = await session.execute(
-                update(Match)
-                .where(Match.id == match_id, Match.version == number - 1)
-                .values(**values)
+            return [await self._append(session, item) for item in batch]
+
+    @staticmethod
+    async def _append(on: AsyncConnection | AsyncSession, item: _Append) -> StaleWrite | None:
+        now = utcnow()
+        values: dict[str, Any] = {
+            "version": item.number,
+            "updated_at": now,
+            "deadline": item.deadline,
+        }
+        if item.outcome is not None:
+            values.update(status="over", outcome=item.outcome)
+        moved: CursorResult[Any] = await on.execute(  # type: ignore[assignment]
+            update(Match)
+            .where(Match.id == item.match_id, Match.version == item.number - 1)
+            .values(**values)
+        )
+        if moved.rowcount != 1:
+            return StaleWrite(f"match {item.match_id} is not at version {item.number - 1}")
+        await on.execute(
+            insert(MatchAction).values(
+                match_id=item.match_id,
+                number=item.number,
+                seat=item.seat,
+                action=item.action,
+                created_at=now,
             )
-            if moved.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleWrite(f"match {match_id} is not at version {number - 1}")
-            session.add(
-                MatchAction(
-                    match_id=match_id, number=number, seat=seat, action=action, created_at=now
-                )
-            )
+        )
+        return None
 
     async def count(self) -> int:
         async with self._sessions() as session:

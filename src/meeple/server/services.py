@@ -34,7 +34,7 @@ class Services:
         engine = make_engine(settings)
         await migrate(engine)
         factory = sessions(engine)
-        store = SqlMatchStore(factory)
+        store = SqlMatchStore(factory, engine)
         bots = BotRunner(settings.bot_workers)
         matches = Matches(store, bots, settings)
         rooms = Rooms(store, matches)

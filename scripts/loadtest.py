@@ -1,0 +1,220 @@
+"""Load on one server worker: N clients playing bot-filled solo matches, against a bare
+websockets echo server on the same machine in the same run.
+
+Each client logs in as a guest, opens a solo match (one person against bots), and plays its
+seat as fast as the server answers: it sends an action when its seat decides and times the
+round trip from the send to the update of that version reaching it (the action checked,
+written to the database, applied, pushed). When a match ends it opens the next. The echo
+clients send frames of the same size and time the echo.
+
+    ./scripts/loadtest --clients 100 --seconds 20
+    ./scripts/loadtest --clients 100 --rate 1   # open loop: one action a second per client
+
+Prints a table and, with --json, writes the figures. A script, not a test: figures vary with
+the machine and whatever else runs on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ECHO_SERVER = """
+import asyncio, sys, websockets
+async def echo(ws):
+    async for message in ws:
+        await ws.send(message)
+async def main():
+    async with websockets.serve(echo, "127.0.0.1", int(sys.argv[1]), compression=None):
+        await asyncio.Future()
+asyncio.run(main())
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Tally:
+    """Round trips in seconds and counts, for one kind of server."""
+
+    latencies: list[float] = field(default_factory=list)
+    messages: int = 0
+    matches: int = 0
+    errors: int = 0
+
+    def figures(self, seconds: float) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+
+        def pick(q: float) -> float:
+            return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+        return {
+            "round_trips": len(ordered),
+            "per_second": round(len(ordered) / seconds, 1),
+            "p50_ms": pick(0.50) if ordered else None,
+            "p99_ms": pick(0.99) if ordered else None,
+            "mean_ms": round(1000 * statistics.fmean(ordered), 2) if ordered else None,
+            "frames_in": self.messages,
+            "matches": self.matches,
+            "errors": self.errors,
+        }
+
+
+async def wait_up(url: str) -> None:
+    async with httpx.AsyncClient() as http:
+        for _ in range(300):
+            try:
+                if (await http.get(url)).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+async def player(  # noqa: PLR0917 (one client's whole configuration)
+    base: str, game: str, bot: str, rate: float | None, until: float, tally: Tally, seed: int
+) -> None:
+    rng = random.Random(seed)
+    ws_base = base.replace("http", "ws", 1)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        reply = await http.post("/api/guests", json={"display_name": f"load{seed}"})
+        headers = {"Authorization": f"Bearer {reply.json()['token']}"}
+        while time.perf_counter() < until:
+            match = await http.post(
+                "/api/matches/solo", json={"game": game, "bots": bot}, headers=headers
+            )
+            info = match.json()
+            async with websockets.connect(
+                ws_base + info["socket"], additional_headers=headers, compression=None
+            ) as ws:
+                seat, sent = info["seat"], None
+                async for raw in ws:
+                    frame = json.loads(raw)
+                    tally.messages += 1
+                    now = time.perf_counter()
+                    if frame["type"] == "error":
+                        tally.errors += 1
+                        sent = None
+                        await ws.send(json.dumps({"type": "resume", "since": 0}))
+                        continue
+                    if frame["type"] not in ("snapshot", "update"):
+                        continue
+                    if sent is not None and frame["version"] >= sent[1]:
+                        tally.latencies.append(now - sent[0])
+                        sent = None
+                    if frame.get("outcome") is not None or now >= until:
+                        tally.matches += frame.get("outcome") is not None
+                        break
+                    if sent is None and seat in frame["deciding"] and frame["legal"]:
+                        if rate is not None:
+                            await asyncio.sleep(rng.expovariate(rate))
+                        action = rng.choice(frame["legal"])["id"]
+                        message = {"type": "action", "action": action, "version": frame["version"]}
+                        sent = (time.perf_counter(), frame["version"] + 1)
+                        await ws.send(json.dumps(message))
+
+
+async def echoer(url: str, rate: float | None, until: float, tally: Tally, seed: int) -> None:
+    rng = random.Random(seed)
+    payload = json.dumps({"type": "action", "action": 1234, "version": 17, "pad": "x" * 160})
+    async with websockets.connect(url, compression=None) as ws:
+        while time.perf_counter() < until:
+            if rate is not None:
+                await asyncio.sleep(rng.expovariate(rate))
+            start = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            tally.latencies.append(time.perf_counter() - start)
+            tally.messages += 1
+
+
+async def run_load(args: argparse.Namespace) -> dict[str, Any]:
+    data_dir = Path(tempfile.mkdtemp(prefix="meeple-load-"))
+    port, echo_port = free_port(), free_port()
+    env = {**os.environ, "MEEPLE_DATA_DIR": str(data_dir)}
+    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "1"]
+    if args.database_url:
+        command += ["--database-url", args.database_url]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, str(echo_port)])
+    try:
+        await wait_up(f"http://127.0.0.1:{port}/api/health")
+        await asyncio.sleep(0.5)
+        results: dict[str, Any] = {
+            "clients": args.clients,
+            "seconds": args.seconds,
+            "rate": args.rate,
+            "game": args.game,
+            "bot": args.bot,
+            "database": args.database_url or "sqlite (embedded)",
+        }
+        for name in ("echo", "meeple"):
+            tally = Tally()
+            until = time.perf_counter() + args.seconds
+            if name == "echo":
+                jobs = [
+                    echoer(f"ws://127.0.0.1:{echo_port}", args.rate, until, tally, i)
+                    for i in range(args.clients)
+                ]
+            else:
+                jobs = [
+                    player(
+                        f"http://127.0.0.1:{port}", args.game, args.bot, args.rate, until, tally, i
+                    )
+                    for i in range(args.clients)
+                ]
+            started = time.perf_counter()
+            await asyncio.gather(*jobs)
+            results[name] = tally.figures(time.perf_counter() - started)
+        echo_rate = results["echo"]["per_second"] or 1.0
+        results["meeple_vs_echo"] = round(results["meeple"]["per_second"] / echo_rate, 3)
+        return results
+    finally:
+        for process in (server, echo):
+            process.terminate()
+            process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--rate", type=float, default=None, help="actions a second per client (open loop)"
+    )
+    parser.add_argument("--game", default="maatatahay")
+    parser.add_argument("--bot", default="random")
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    args = parser.parse_args()
+    results = asyncio.run(run_load(args))
+    print(json.dumps(results, indent=2))
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,16 +1,19 @@
-"""What the commands share: loading games and records, consoles, seat names."""
+"""What the commands share: loading games and records, options, consoles, seat names."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 import meeple.games  # noqa: F401  (importing it registers every game)
-from meeple.core import GameError, InvalidRecord, MatchRecord, load_game
-from meeple.core.game import Game
+from meeple.core import GameError, InvalidOptions, InvalidRecord, MatchRecord, load_game
+from meeple.core.game import Game, GameInfo, OptionSpec
 from meeple.core.types import JSON, Seat
 
 EXIT_USAGE = 2
@@ -20,6 +23,11 @@ EXIT_USAGE = 2
 def console(*, stderr: bool = False) -> Console:
     """A console on the current stdout (or stderr), so test runners can capture it."""
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """``repr(text)`` cut to about ``limit`` characters, for quoting input in one line."""
+    return repr(text) if len(text) <= limit else repr(text[: limit - 1]) + "…"
 
 
 def fail(message: str) -> typer.Exit:
@@ -33,6 +41,94 @@ def open_game(name: str) -> Game:
     """The registered game called ``name`` (or ``name/version``), or exit 2."""
     try:
         return load_game(name)
+    except GameError as error:
+        raise fail(str(error)) from error
+
+
+OPTION_HELP = (
+    "A game option as name=value (repeatable), e.g. teams=1122; see `meeple games --json`."
+)
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+"""An option's integer as typed: ASCII digits only, at most 18 of them (``int`` alone would
+also take other scripts' digits such as ``٣`` and numbers thousands of digits long)."""
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+
+
+def option_value(spec: OptionSpec, text: str) -> Any:
+    """The value ``text`` names for the option ``spec``, of the option's own type, checked
+    against the option's choices or bounds: true/false (yes/no, on/off, 1/0) for a switch,
+    a whole number for an integer, the text itself for a string.
+
+    Raises:
+        InvalidOptions: when the text is no value of that type, or not an allowed one.
+    """
+    default = spec.default
+    if isinstance(default, bool):
+        word = text.strip().lower()
+        if word not in _TRUE | _FALSE:
+            raise InvalidOptions(f"option {spec.name!r} is true or false, got {quoted(text)}")
+        value: Any = word in _TRUE
+    elif isinstance(default, int):
+        if not _INTEGER.fullmatch(text.strip()):
+            raise InvalidOptions(f"option {spec.name!r} is a whole number, got {quoted(text)}")
+        value = int(text.strip())
+    else:
+        value = text
+    if isinstance(value, str) and len(value) > 200:
+        raise InvalidOptions(f"option {spec.name!r} is at most 200 characters, got {len(value)}")
+    return spec.check(value)
+
+
+def options_from_text(info: GameInfo, raw: Sequence[str]) -> dict[str, Any]:
+    """``--option name=value`` entries read against the game's own option list.
+
+    Raises:
+        InvalidOptions: for an entry without ``=``, an unknown name, a name given twice or
+            a bad value; the message quotes the entry.
+    """
+    specs = {spec.name: spec for spec in info.options}
+    options: dict[str, Any] = {}
+    for entry in raw:
+        name, equals, text = entry.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise InvalidOptions(f"an option is name=value, got {quoted(entry)}")
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(sorted(specs)) or "none"
+            raise InvalidOptions(f"{info.title} has no option {quoted(name)}; its options: {known}")
+        if name in options:
+            raise InvalidOptions(f"option {name!r} is given twice")
+        options[name] = option_value(spec, text)
+    return options
+
+
+def parse_options(
+    game_name: str,
+    seats: int | None = None,
+    raw: Sequence[str] = (),
+    preset: Mapping[str, Any] | None = None,
+) -> Game:
+    """The game ``game_name`` configured for ``seats`` (its least if None) and the options
+    given as ``--option name=value`` entries in ``raw``; or exit 2 with a one-line error
+    for an unknown game, a seat count outside the game's, an unknown option or a bad value.
+
+    ``preset`` holds options that other flags of a command set (``play --teams``); an entry
+    of ``raw`` naming one of them with another value is refused as a contradiction.
+    """
+    game = open_game(game_name)
+    try:
+        options = options_from_text(game.info, raw)
+        for name, value in (preset or {}).items():
+            if name in options and options[name] != value:
+                raise InvalidOptions(
+                    f"option {name!r} is set twice: {value!r} by a flag, "
+                    f"{options[name]!r} by --option"
+                )
+            options[name] = value
+        return type(game)(seats, options)
     except GameError as error:
         raise fail(str(error)) from error
 

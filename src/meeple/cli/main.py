@@ -15,7 +15,7 @@ from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.balance import balance
-from meeple.cli.common import console, fail, open_game, read_record
+from meeple.cli.common import OPTION_HELP, console, fail, open_game, parse_options, read_record
 from meeple.cli.export import export_trajectories
 from meeple.cli.play import (
     PlaySession,
@@ -28,7 +28,7 @@ from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
 from meeple.cli.serve import serve
-from meeple.core import GameError, InvalidRecord, MatchRecord, load_game, mix_seed, registered
+from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
 
 app = typer.Typer(
     name="meeple",
@@ -46,6 +46,10 @@ def main() -> None:
 
 def _line_reader(prompt: str) -> str:
     return console().input(escape(prompt))
+
+
+OptionEntries = Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)]
+"""``--option name=value``, repeatable, shared by play, selfplay, arena and bench."""
 
 
 @app.command()
@@ -70,34 +74,31 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         int | None, typer.Option(help="Seats at the table (Maiterra: 2-4); bots play the rest.")
     ] = None,
     teams: Annotated[
-        bool, typer.Option("--teams", help="Maiterra at 3-4 seats: two teams (112 or 1122).")
+        bool,
+        typer.Option(
+            "--teams", help="Maiterra at 3-4 seats: two teams (112 or 1122); as --option teams=."
+        ),
     ] = False,
+    option: OptionEntries = None,
 ) -> None:
-    """Play in the terminal against a bot, or hot-seat with --vs human."""
+    """Play in the terminal against a bot, or hot-seat with --vs human.
+
+    Undo takes back your last decision; the draws and rolls ahead are then drawn afresh
+    (type help in a match for how), so undo never shows what chance holds next.
+    """
     configured = open_game(game)
     if vs is not None and vs.lower() in faction_choices(configured):
         if enemy is not None and enemy.lower() != vs.lower():
             raise fail(f"--vs names the enemy faction {vs!r} and --enemy {enemy!r}: give one")
         enemy, vs = vs, None
     vs = vs or default_opponent(configured.info.name)
-    if seats is not None or teams:
-        options = dict(configured.options)
-        seats = configured.seats if seats is None else seats
-        if teams:
-            options["teams"] = team_option(seats)
-        try:
-            configured = type(configured)(seats, options)
-        except GameError as error:
-            raise fail(str(error)) from error
-    if faction is not None or enemy is not None:
-        options = dict(configured.options)
-        for who, value in ((seat, faction), (1 - seat, enemy)):
-            if value is not None:
-                options[f"faction{who}"] = value.lower()
-        try:
-            configured = type(configured)(configured.seats, options)
-        except GameError as error:
-            raise fail(str(error)) from error
+    preset: dict[str, object] = {}
+    if teams:
+        preset["teams"] = team_option(configured.seats if seats is None else seats)
+    for who, value in ((seat, faction), (1 - seat, enemy)):
+        if value is not None:
+            preset[f"faction{who}"] = value.lower()
+    configured = parse_options(game, seats, option or [], preset)
     if vs != "human" and vs not in BOT_NAMES:
         raise fail(f"unknown opponent {vs!r}; choose one of {', '.join(BOT_NAMES)} or human")
     try:
@@ -200,7 +201,7 @@ def _print_replay(record: MatchRecord, step: bool) -> None:
 
 
 @app.command()
-def selfplay(
+def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
     game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
     games: Annotated[int, typer.Option(min=1, help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
@@ -208,9 +209,11 @@ def selfplay(
         str, typer.Option(help="Comma-separated bots, one per seat or one for all.")
     ] = "random",
     out: Annotated[Path | None, typer.Option(help="Write records here instead of stdout.")] = None,
+    seats: Annotated[int | None, typer.Option(help="Seats per match (the game's least).")] = None,
+    option: OptionEntries = None,
 ) -> None:
-    """Bots play each other; one match record (JSON) per line."""
-    configured = open_game(game)
+    """Bots play each other; one match record (JSON, with its seats and options) per line."""
+    configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in names if name not in BOT_NAMES]
     if unknown or not names:
@@ -256,14 +259,12 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     out: Annotated[Path, typer.Option(help="Directory for the JSON, Markdown and PNG.")] = Path(
         "arena-results"
     ),
+    option: OptionEntries = None,
 ) -> None:
     """A round robin between bots, rated with OpenSkill; writes a table and a plot."""
     from meeple.cli.arena import run_arena, schedule, to_markdown, write_report  # noqa: PLC0415
 
-    try:
-        configured = open_game(game) if seats is None else load_game(game, seats=seats)
-    except GameError as error:
-        raise fail(str(error)) from error
+    configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in names if name not in BOT_NAMES]
     if unknown or len(names) < 2:
@@ -302,19 +303,20 @@ def bench(
     seats: Annotated[
         int | None, typer.Option(help="Seats per match (each game's least if unset).")
     ] = None,
+    option: OptionEntries = None,
 ) -> None:
     """Random full games per second, per game, single process; prints JSON.
 
-    With --seats and no --game, only the games that seat that many are timed.
+    With --seats and no --game, only the games that seat that many are timed;
+    --option needs --game.
     """
     if game:
-        try:
-            games = [open_game(game) if seats is None else load_game(game, seats=seats)]
-        except GameError as error:
-            raise fail(str(error)) from error
+        games = [parse_options(game, seats, option or [])]
+    elif option:
+        raise fail("--option sets an option of one game: give --game too")
     else:
         infos = [i for i in registered() if seats is None or i.min_seats <= seats <= i.max_seats]
-        games = [load_game(info.id, seats=seats) for info in infos]
+        games = [parse_options(info.id, seats) for info in infos]
     results = [run_bench(g, seconds).to_json() for g in games]
     typer.echo(json.dumps(results, indent=2))
 

@@ -15,6 +15,7 @@ as a report.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,14 @@ Commands:
   [bold]quit[/]        leave the match"""
 
 ReadLine = Callable[[str], str]
+
+MAX_ENTRY = 200
+"""The longest line the prompt reads; a longer one is refused whole, never parsed."""
+_OPTION_NUMBER = re.compile(r"[0-9]+")
+"""An option number as typed: ASCII digits only. ``str.isdigit`` also holds for ``²`` and
+other scripts' digits, which ``int`` then refuses; those go to the notation parser, which
+answers with a typed error. Past nine digits no number is read (``int`` refuses more than
+4,300)."""
 
 HINT_SECONDS = 1.0
 BOT_MOVE_SECONDS = 1.0
@@ -115,31 +124,37 @@ class PlaySession:
                 raise Quit from end
             if not line:
                 continue
-            handled = self.command(line, seat)
-            if handled is not None:
-                if handled:
-                    return
-                continue
-            action = self.choose(seat, actions, line)
-            if action is None:
+            if len(line) > MAX_ENTRY:
+                self.error(f"an entry is at most {MAX_ENTRY} characters, got {len(line)}")
                 continue
             try:
-                events = self.apply(seat, action)
-            except GameError as error:
+                if self.entry(seat, actions, line):
+                    return
+            except (ValueError, OSError) as error:  # GameError is a ValueError
+                # Whatever the line held, the prompt explains and asks again.
                 self.error(str(error))
-                continue
-            self.report(events)
-            return
+
+    def entry(self, seat: Seat, actions: list[Action], line: str) -> bool:
+        """Act on one entry; True when the seat's decision is made (or the state changed)."""
+        handled = self.command(line, seat)
+        if handled is not None:
+            return handled
+        action = self.choose(seat, actions, line)
+        if action is None:
+            return False
+        events = self.apply(seat, action)
+        self.report(events)
+        return True
 
     # -- entries -------------------------------------------------------------------------
 
     def choose(self, seat: Seat, actions: list[Action], line: str) -> Action | None:
         """The action an entry names (a 1-based option number or a notation), else None."""
-        if line.isdigit():
-            number = int(line)
-            if 1 <= number <= len(actions):
-                return actions[number - 1]
-            self.error(f"there is no option {number}; choose 1-{len(actions)} or a notation")
+        if _OPTION_NUMBER.fullmatch(line):
+            if len(line) <= 9 and 1 <= int(line) <= len(actions):
+                return actions[int(line) - 1]
+            shown = line if len(line) <= 12 else line[:9] + "…"
+            self.error(f"there is no option {shown}; choose 1-{len(actions)} or a notation")
             return None
         try:
             return self.state.parse_action(seat, line)
@@ -197,8 +212,8 @@ class PlaySession:
             return
         try:
             Path(path).write_text(self.record.dumps(indent=2) + "\n", encoding="utf-8")
-        except OSError as error:
-            self.error(f"cannot write {path!r}: {error.strerror}")
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+            self.error(f"cannot write {excerpt(path)}: {getattr(error, 'strerror', None) or error}")
             return
         self.console.print(f"Saved to {escape(path)}.")
 
@@ -239,7 +254,8 @@ class PlaySession:
             self.console.print(report)
 
     def error(self, message: str) -> None:
-        self.console.print(f"[bold red]✗[/] {escape(message)}")
+        """One error line, printed whole (soft wrap: the terminal folds it, not Rich)."""
+        self.console.print(f"[bold red]✗[/] {escape(message)}", soft_wrap=True)
 
     def show(self, seat: Seat) -> None:
         view = self.state.view(seat)

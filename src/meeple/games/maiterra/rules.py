@@ -528,8 +528,8 @@ class MaiterraState(State):
 
     def _draft_place_stores(self) -> list[Event]:
         """ "Draft order is by die roll": the order itself is the draft's luck, so from rules
-        version 2 a seat's place in it brings stores when the draft ends (Decision 4: at 3
-        and 4 seats the seat that drafted first gets 3 brick, a barracks with one coin).
+        version 2 a seat's place in it brings stores when the draft ends (Decision 4: the
+        seat that drafted first gets 3 brick, a barracks with one coin).
         The opening's 3 food and 4 people stay as written."""
         stores = self.game.rules.draft_place_stores.get(self.seats)
         if not stores:

@@ -107,6 +107,7 @@ class MatchMaster:
         self._away: set[Seat] = set()
         self._grace: dict[Seat, asyncio.Task[None]] = {}
         self._clock_task: asyncio.Task[None] | None = None
+        self._closed = False
         self._armed_for: datetime | None = None
         for seat, action in list(match.actions):
             events = self.state.apply(seat, action)
@@ -327,23 +328,28 @@ class MatchMaster:
         version: int | None,
         origin: Connection | None = None,
         ref: str | None = None,
+        bot: str | None = None,
     ) -> int:
-        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check.
+        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check;
+        ``bot`` names the bot acting, refused if that bot no longer plays the seat.
 
         Shielded: once begun, storing, moving on and telling everyone run to the end even if
         the caller is cancelled, so the match never falls behind what it stored.
         """
-        return await asyncio.shield(self._submit(seat, action, version, origin, ref))
+        return await asyncio.shield(self._submit(seat, action, version, origin, ref, bot))
 
-    async def _submit(
+    async def _submit(  # noqa: PLR0917 (submit's arguments, passed through the shield)
         self,
         seat: Seat,
         action: int,
         version: int | None,
         origin: Connection | None,
         ref: str | None,
+        bot: str | None,
     ) -> int:
         async with self._lock:
+            if bot is not None and self.bot_of(seat) != bot:
+                raise ProtocolError(SEAT_WRONG, f"seat {seat}'s player is back")
             if version is not None:
                 if version > self.version:
                     raise ProtocolError(
@@ -475,6 +481,8 @@ class MatchMaster:
 
     def wake(self) -> None:
         """Start the bots if one of theirs decides, and the clock for the current deadline."""
+        if self._closed:
+            return
         self.wake_bots()
         self._arm()
 
@@ -548,7 +556,7 @@ class MatchMaster:
 
     def wake_bots(self) -> None:
         """Start the bot loop if a bot's seat decides and none is thinking."""
-        if self.bots is None or self.over:
+        if self.bots is None or self.over or self._closed:
             return
         if not any(self.bot_of(seat) for seat in self.state.deciding_seats()):
             return
@@ -569,8 +577,10 @@ class MatchMaster:
                 job = self._job(seat, name)
             try:
                 action = await self.bots.choose(job)
-                await self.submit(seat, action, version=version)
+                await self.submit(seat, action, version=version, bot=name)
             except ProtocolError as error:
+                if error.code == SEAT_WRONG:  # the player came back while the bot thought
+                    continue
                 # Another seat acted while the bot thought: ask again on the new state.
                 log.info("bot at seat %d of match %s: %s", seat, self.id, error.message)
                 if self.version == version:
@@ -583,6 +593,8 @@ class MatchMaster:
                 return
 
     async def close(self) -> None:
+        """Stop the bots, the clock and the grace periods (the server is shutting down)."""
+        self._closed = True
         for task in (self._bot_task, self._clock_task, *self._grace.values()):
             if task is not None and not task.done():
                 task.cancel()

@@ -93,7 +93,7 @@ class Match(Base):
     # "waiting" (a room filling its seats), "playing", "over" or "closed" (a room given up)
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
-    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)

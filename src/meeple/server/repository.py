@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -117,6 +117,31 @@ class Accounts:
         async with self._sessions() as session:
             rows = (await session.execute(select(Account).where(Account.id.in_(ids)))).scalars()
             return {row.id: _row(row) for row in rows}
+
+
+class _SessionTransaction:
+    """``async with``: a session in a transaction, for stores built without an engine."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+        self._session: AsyncSession | None = None
+
+    async def __aenter__(self) -> AsyncSession:
+        self._session = self._sessions()
+        await self._session.begin()
+        return self._session
+
+    async def __aexit__(self, kind: object, error: object, trace: object) -> None:
+        session = self._session
+        if session is None:
+            return
+        try:
+            if kind is None:
+                await session.commit()
+            else:
+                await session.rollback()
+        finally:
+            await session.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,12 +345,61 @@ class SqlMatchStore:
                     done.set_exception(result)
 
     async def _commit(self, batch: list[_Append]) -> list[StaleWrite | None]:
+        """Commit a batch: two statements for all of it, or, when an action number is
+        already taken (another writer), one check per action to tell who lost."""
+        try:
+            await self._commit_fast(batch)
+        except IntegrityError:
+            async with self._connect() as on:
+                return [await self._append(on, item) for item in batch]
+        return [None] * len(batch)
+
+    def _connect(self) -> Any:
+        # A bare connection where there is one: the hot path skips the ORM's bookkeeping.
         if self._engine is not None:
-            # A bare connection: the hot path skips the ORM session's bookkeeping.
-            async with self._engine.begin() as connection:
-                return [await self._append(connection, item) for item in batch]
-        async with self._sessions() as session, session.begin():
-            return [await self._append(session, item) for item in batch]
+            return self._engine.begin()
+        return _SessionTransaction(self._sessions)
+
+    async def _commit_fast(self, batch: list[_Append]) -> None:
+        now = utcnow()
+        matches = cast(Table, Match.__table__)
+        actions = cast(Table, MatchAction.__table__)
+        async with self._connect() as on:
+            await on.execute(
+                insert(actions),
+                [
+                    {
+                        "match_id": item.match_id,
+                        "number": item.number,
+                        "seat": item.seat,
+                        "action": item.action,
+                        "created_at": now,
+                    }
+                    for item in batch
+                ],
+            )
+            await on.execute(
+                update(matches)
+                .where(matches.c.id == bindparam("b_id"))
+                .values(
+                    version=bindparam("b_version"),
+                    updated_at=bindparam("b_now"),
+                    deadline=bindparam("b_deadline"),
+                    status=bindparam("b_status"),
+                    outcome=bindparam("b_outcome"),
+                ),
+                [
+                    {
+                        "b_id": item.match_id,
+                        "b_version": item.number,
+                        "b_now": now,
+                        "b_deadline": item.deadline,
+                        "b_status": "playing" if item.outcome is None else "over",
+                        "b_outcome": item.outcome,
+                    }
+                    for item in batch
+                ],
+            )
 
     @staticmethod
     async def _append(on: AsyncConnection | AsyncSession, item: _Append) -> StaleWrite | None:

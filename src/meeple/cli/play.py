@@ -4,7 +4,9 @@ Every turn shows the board as the deciding seat sees it (``state.view(seat)``), 
 legal options numbered with their notation. People answer with a number or a notation, or a
 command: ``undo``, ``save FILE``, ``load FILE``, ``help``, ``quit``. A bad entry prints the
 engine's typed error and asks again; nothing changes. The match lives in a
-:class:`MatchRecord`, so undo and load rebuild the state by replaying it.
+:class:`MatchRecord`, so undo and load rebuild the state by replaying it. Undo redraws what
+no seat can see at the position it goes back to (:mod:`meeple.cli.undo`), so it never shows
+the draw or roll to come; the record then starts a new branch from there.
 
 In a game of simultaneous turns several seats decide at once: the bots among them decide
 first, then the person. What the person is shown of a bot's decision goes by the events it
@@ -16,6 +18,7 @@ as a report.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +33,7 @@ from meeple.cli.analyse import hint_text, timed_analysis
 from meeple.cli.arena import decide
 from meeple.cli.common import read_record, seat_name
 from meeple.cli.render import render_view, report_events
+from meeple.cli.undo import UndoRefused, branches_of, take_back
 from meeple.core import Action, GameError, MatchRecord, Seat, State
 from meeple.core.errors import excerpt
 from meeple.core.game import Game
@@ -38,7 +42,10 @@ from meeple.core.outcome import Event
 HELP = """\
 Answer with the number of an option or its notation (for example [bold]pick 1[/] or [bold]c3[/]).
 Commands:
-  [bold]undo[/]        take back your last decision (and the replies to it)
+  [bold]undo[/]        take back your last decision (and the replies to it); what no one
+              can see yet (dice, face-down decks) is drawn afresh, so undo never shows
+              what comes next, and where that cannot be done (Maiterra's hands and sealed
+              orders) undo stops at the last thing the table was shown
   [bold]save FILE[/]   write the match record (JSON) to FILE
   [bold]load FILE[/]   continue the match recorded in FILE
   [bold]board[/]       show the board again
@@ -75,10 +82,15 @@ class PlaySession:
     bot: Bot | None
     console: Console
     read_line: ReadLine
+    entropy: Callable[[], int] = lambda: secrets.randbits(64)
+    """Where undo's redraw of the unseen gets its seed (fresh each time)."""
     state: State = field(init=False)
+    branches: list[MatchRecord] = field(init=False)
+    """The stretches played before the record's last undo (its ``meta.undone``)."""
 
     def __post_init__(self) -> None:
         self.state = self.record.replay()
+        self.branches = branches_of(self.record)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -188,22 +200,20 @@ class PlaySession:
         return None
 
     def undo(self) -> bool:
-        """Against a bot: back to the person's previous decision. Hot seat: one action back."""
-        if not self.record.actions:
-            self.error("nothing to undo")
+        """Against a bot: back to the person's previous decision. Hot seat: one action back.
+
+        What no seat can see there is redrawn (see :mod:`meeple.cli.undo`).
+        """
+        humans = None if self.bot is None else self.humans
+        seat = self.viewer if self.viewer is not None else 0
+        try:
+            back = take_back(self.record, self.branches, humans, seat, self.entropy())
+        except UndoRefused as refused:
+            self.error(str(refused))
             return False
-        if self.bot is None:
-            self.record.actions.pop()
-        else:
-            if not any(seat in self.humans for seat, _ in self.record.actions):
-                self.error("nothing to undo: you have not decided anything yet")
-                return False
-            while self.record.actions:
-                seat, _ = self.record.actions.pop()
-                if seat in self.humans:
-                    break
-        self.state = self.record.replay()
-        self.console.print("[yellow]Taken back.[/]")
+        self.record, self.branches, self.state = back.record, back.branches, back.state
+        drawn = " [dim](what no one could see is drawn afresh)[/]" if back.redrawn else ""
+        self.console.print(f"[yellow]Taken back.[/]{drawn}")
         return True
 
     def save(self, path: str) -> None:
@@ -231,6 +241,7 @@ class PlaySession:
             self.error(str(error))
             return False
         self.game, self.record, self.state = record.game(), record, state
+        self.branches = branches_of(record)
         self.console.print(f"Loaded {escape(path)} ({len(record.actions)} actions).")
         return True
 

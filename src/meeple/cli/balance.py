@@ -38,10 +38,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meeple.ai import BOT_NAMES, make_bot
-from meeple.cli.common import console, fail, open_game
+from meeple.cli.common import OPTION_HELP, console, fail, options_from_text, parse_options
 from meeple.cli.play import default_opponent
 from meeple.cli.selfplay import bots_for_seats
-from meeple.core import Event, Game, GameError, InvalidOptions, OptionSpec, load_game, mix_seed
+from meeple.core import Event, Game, InvalidOptions, load_game, mix_seed
 from meeple.core.stats import wilson
 
 FACTION_OPTIONS = ("faction0", "faction1")
@@ -52,46 +52,6 @@ POSITION_TABLES = ("seat", "draft position")
 
 BAND = (0.9, 1.1)
 """The share of fair the rules pages aim for (45-55 % at two seats)."""
-
-
-# -- options ---------------------------------------------------------------------------------
-
-
-def parse_option(game: type[Game] | Game, text: str) -> tuple[str, Any]:
-    """``name=value`` read against the game's option list, the value in the option's type.
-
-    Raises:
-        InvalidOptions: for text without ``=``, an unknown name or a value the option refuses.
-    """
-    name, sep, raw = text.partition("=")
-    name = name.strip()
-    if not sep or not name:
-        raise InvalidOptions(f"an option is name=value, got {text!r}")
-    specs = {spec.name: spec for spec in game.info.options}
-    spec = specs.get(name)
-    if spec is None:
-        raise InvalidOptions(
-            f"unknown option {name!r} for {game.info.id}; known: {', '.join(specs) or 'none'}"
-        )
-    return name, spec.check(_typed(spec, raw.strip()))
-
-
-def _typed(spec: OptionSpec, raw: str) -> Any:
-    """The option's value from its text: a choice, a switch, a whole number or a string."""
-    if spec.choices is not None:
-        for choice in spec.choices:
-            if str(choice).lower() == raw.lower():
-                return choice
-        return raw
-    if isinstance(spec.default, bool):
-        words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-        return words.get(raw.lower(), raw)
-    if isinstance(spec.default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            return raw
-    return raw
 
 
 # -- matches -----------------------------------------------------------------------------------
@@ -559,10 +519,7 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
     seats: Annotated[
         int | None, typer.Option(help="Seats per match (the game's least if unset).")
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", help="A game option as name=value; repeat for more."),
-    ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
     seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
     bots: Annotated[
         str | None,
@@ -585,12 +542,8 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
 ) -> None:
     """Self-play win rates by seat, draft position and house (Maiterra) or faction pairing
     (Manafields), with 95 % intervals; prints the Markdown tables the rules pages use."""
-    configured = open_game(game)
-    try:
-        given = dict(parse_option(configured, text) for text in option or [])
-        configured = load_game(game, seats=seats, options=given)
-    except GameError as error:
-        raise fail(str(error)) from error
+    configured = parse_options(game, seats, option or [])
+    given = options_from_text(configured.info, option or [])  # checked just above
     names = [name.strip() for name in (bots or default_opponent(configured.info.name)).split(",")]
     unknown = [name for name in names if name not in BOT_NAMES]
     if unknown or not all(names):

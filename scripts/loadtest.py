@@ -95,14 +95,16 @@ async def wait_up(url: str) -> None:
 
 
 async def player(  # noqa: PLR0917 (one client's whole configuration)
-    base: str, game: str, bot: str, rate: float | None, until: float, tally: Tally, seed: int
+    base: str, game: str, bot: str, rate: float | None, clock: Clock, tally: Tally, seed: int
 ) -> None:
+    """Log in and open a match, wait for every client to be ready, then play until time."""
     rng = random.Random(seed)
     ws_base = base.replace("http", "ws", 1)
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         reply = await http.post("/api/guests", json={"display_name": f"load{seed}"})
         headers = {"Authorization": f"Bearer {reply.json()['token']}"}
-        while time.perf_counter() < until:
+        first = True
+        while first or time.perf_counter() < clock.until:
             match = await http.post(
                 "/api/matches/solo", json={"game": game, "bots": bot}, headers=headers
             )
@@ -110,38 +112,67 @@ async def player(  # noqa: PLR0917 (one client's whole configuration)
             async with websockets.connect(
                 ws_base + info["socket"], additional_headers=headers, compression=None
             ) as ws:
-                seat, sent = info["seat"], None
-                async for raw in ws:
-                    frame = json.loads(raw)
-                    tally.messages += 1
-                    now = time.perf_counter()
-                    if frame["type"] == "error":
-                        tally.errors += 1
-                        sent = None
-                        await ws.send(json.dumps({"type": "resume", "since": 0}))
-                        continue
-                    if frame["type"] not in ("snapshot", "update"):
-                        continue
-                    if sent is not None and frame["version"] >= sent[1]:
-                        tally.latencies.append(now - sent[0])
-                        sent = None
-                    if frame.get("outcome") is not None or now >= until:
-                        tally.matches += frame.get("outcome") is not None
-                        break
-                    if sent is None and seat in frame["deciding"] and frame["legal"]:
-                        if rate is not None:
-                            await asyncio.sleep(rng.expovariate(rate))
-                        action = rng.choice(frame["legal"])["id"]
-                        message = {"type": "action", "action": action, "version": frame["version"]}
-                        sent = (time.perf_counter(), frame["version"] + 1)
-                        await ws.send(json.dumps(message))
+                if first:
+                    first = False
+                    await clock.ready()
+                await play_match(ws, info["seat"], rng, rate, clock, tally)
 
 
-async def echoer(url: str, rate: float | None, until: float, tally: Tally, seed: int) -> None:
+async def play_match(  # noqa: PLR0917 (a match and what it needs)
+    ws: Any, seat: int, rng: random.Random, rate: float | None, clock: Clock, tally: Tally
+) -> None:
+    sent: tuple[float, int] | None = None
+    async for raw in ws:
+        frame = json.loads(raw)
+        tally.messages += 1
+        now = time.perf_counter()
+        if frame["type"] == "error":
+            tally.errors += 1
+            sent = None
+            await ws.send(json.dumps({"type": "resume", "since": 0}))
+            continue
+        if frame["type"] not in ("snapshot", "update"):
+            continue
+        if sent is not None and frame["version"] >= sent[1]:
+            tally.latencies.append(now - sent[0])
+            sent = None
+        if frame.get("outcome") is not None or now >= clock.until:
+            tally.matches += frame.get("outcome") is not None
+            return
+        if sent is None and seat in frame["deciding"] and frame["legal"]:
+            if rate is not None:
+                await asyncio.sleep(rng.expovariate(rate))
+            action = rng.choice(frame["legal"])["id"]
+            message = {"type": "action", "action": action, "version": frame["version"]}
+            sent = (time.perf_counter(), frame["version"] + 1)
+            await ws.send(json.dumps(message))
+
+
+class Clock:
+    """Starts the measured window once every client has logged in and connected."""
+
+    def __init__(self, clients: int, seconds: float) -> None:
+        self.waiting = clients
+        self.seconds = seconds
+        self.until = float("inf")
+        self.started = 0.0
+        self.go = asyncio.Event()
+
+    async def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.started = time.perf_counter()
+            self.until = self.started + self.seconds
+            self.go.set()
+        await self.go.wait()
+
+
+async def echoer(url: str, rate: float | None, clock: Clock, tally: Tally, seed: int) -> None:
     rng = random.Random(seed)
     payload = json.dumps({"type": "action", "action": 1234, "version": 17, "pad": "x" * 160})
     async with websockets.connect(url, compression=None) as ws:
-        while time.perf_counter() < until:
+        await clock.ready()
+        while time.perf_counter() < clock.until:
             if rate is not None:
                 await asyncio.sleep(rng.expovariate(rate))
             start = time.perf_counter()
@@ -173,22 +204,20 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         }
         for name in ("echo", "meeple"):
             tally = Tally()
-            until = time.perf_counter() + args.seconds
+            clock = Clock(args.clients, args.seconds)
             if name == "echo":
                 jobs = [
-                    echoer(f"ws://127.0.0.1:{echo_port}", args.rate, until, tally, i)
+                    echoer(f"ws://127.0.0.1:{echo_port}", args.rate, clock, tally, i)
                     for i in range(args.clients)
                 ]
             else:
+                base = f"http://127.0.0.1:{port}"
                 jobs = [
-                    player(
-                        f"http://127.0.0.1:{port}", args.game, args.bot, args.rate, until, tally, i
-                    )
+                    player(base, args.game, args.bot, args.rate, clock, tally, i)
                     for i in range(args.clients)
                 ]
-            started = time.perf_counter()
             await asyncio.gather(*jobs)
-            results[name] = tally.figures(time.perf_counter() - started)
+            results[name] = tally.figures(time.perf_counter() - clock.started)
         echo_rate = results["echo"]["per_second"] or 1.0
         results["meeple_vs_echo"] = round(results["meeple"]["per_second"] / echo_rate, 3)
         return results

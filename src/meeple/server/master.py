@@ -169,9 +169,10 @@ class MatchMaster:
     def _legal(self, seat: Seat | None) -> list[ActionInfo]:
         if seat is None:
             return []
+        # The seat's legal actions now, as _advance last computed them.
         return [
             ActionInfo(id=action, text=self.state.action_to_string(seat, action))
-            for action in self.state.legal_actions(seat)
+            for action in self._choices[seat]
         ]
 
     @staticmethod

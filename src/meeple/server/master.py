@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from meeple.core import Event, GameError, Seat, State, load_game, mix_seed
 from meeple.server.bots import BotJob, BotRunner, default_bot
 from meeple.server.models import utcnow
+from meeple.server.presence import Presence
 from meeple.server.protocol import (
     MATCH_OVER,
     SEAT_WRONG,
@@ -103,9 +104,7 @@ class MatchMaster:
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self.turn_seconds = turn_seconds
-        self.grace_seconds = grace_seconds
-        self._away: set[Seat] = set()
-        self._grace: dict[Seat, asyncio.Task[None]] = {}
+        self.presence = Presence(grace_seconds, self._connected, self._went_away)
         self._clock_task: asyncio.Task[None] | None = None
         self._closed = False
         self._armed_for: datetime | None = None
@@ -152,7 +151,7 @@ class MatchMaster:
     def bot_of(self, seat: Seat) -> str | None:
         """The bot playing ``seat``: its own, or the game's default while its player is away."""
         holder = self.match.holders[seat]
-        if holder.bot is None and seat in self._away:
+        if holder.bot is None and seat in self.presence.away:
             return default_bot(self.game.info.name)
         return holder.bot
 
@@ -202,7 +201,7 @@ class MatchMaster:
             outcome=self._outcome(),
             deadline=self._deadline_text(),
             turn_seconds=self.turn_seconds,
-            away=sorted(self._away),
+            away=sorted(self.presence.away),
             missed=missed,
             ref=ref,
         )
@@ -216,7 +215,7 @@ class MatchMaster:
         """Add a connection and send it a snapshot (with what it missed after ``since``)."""
         async with self._lock:
             self.connections.add(connection)
-            returned = connection.seat is not None and self._returned(connection.seat)
+            returned = connection.seat is not None and self.presence.returned(connection.seat)
             await self._send(connection, self.snapshot(connection.seat, since).model_dump_json())
         if returned:
             await self._presence()
@@ -235,40 +234,16 @@ class MatchMaster:
 
     def _maybe_away(self, seat: Seat) -> None:
         holder = self.match.holders[seat]
-        if (
-            self.grace_seconds is None
-            or holder.account_id is None
-            or holder.bot is not None
-            or self.over
-            or seat in self._away
-            or seat in self._grace
-            or self._connected(seat)
-        ):
-            return
-        loop = asyncio.get_running_loop()
-        self._grace[seat] = loop.create_task(self._after_grace(seat, self.grace_seconds))
+        if holder.account_id is not None and holder.bot is None and not self.over:
+            self.presence.left(seat)
 
-    async def _after_grace(self, seat: Seat, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self._grace.pop(seat, None)
-        if self._connected(seat) or self.over:
-            return
-        self._away.add(seat)
-        await self._presence()
-        self.wake_bots()
-
-    def _returned(self, seat: Seat) -> bool:
-        """The seat's player is back: no grace period, no bot. Whether it had been away."""
-        task = self._grace.pop(seat, None)
-        if task is not None:
-            task.cancel()
-        if seat in self._away:
-            self._away.discard(seat)
-            return True
-        return False
+    async def _went_away(self) -> None:
+        if not self.over:
+            await self._presence()
+            self.wake_bots()
 
     async def _presence(self) -> None:
-        text = PresenceOut(away=sorted(self._away)).model_dump_json()
+        text = PresenceOut(away=sorted(self.presence.away)).model_dump_json()
         await asyncio.gather(*(self._send(c, text) for c in list(self.connections)))
 
     async def receive(self, connection: Connection, text: str | bytes) -> None:
@@ -596,7 +571,7 @@ class MatchMaster:
     async def close(self) -> None:
         """Stop the bots, the clock and the grace periods (the server is shutting down)."""
         self._closed = True
-        for task in (self._bot_task, self._clock_task, *self._grace.values()):
+        for task in (self._bot_task, self._clock_task, *self.presence.tasks()):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,0 +1,266 @@
+"""The client: :class:`Client` for REST, :class:`MatchConnection` for one match's socket."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+import meeple.games  # noqa: F401  (registers every game, so records replay)
+from meeple.core import MatchRecord
+
+Frame = dict[str, Any]
+Policy = Callable[[Frame], "int | str | None"]
+"""Chooses an action (id or notation) from a snapshot or update where the seat decides."""
+
+
+class ClientError(Exception):
+    """The server refused a request: its HTTP status, stable code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """One login on one server. Every method is one REST call and returns its JSON."""
+
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.account: Frame | None = None
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        """One request; raises :class:`ClientError` unless it succeeds."""
+        reply = self._http.request(method, path, json=body, headers=self.headers)
+        if reply.status_code >= 400:
+            try:
+                detail = reply.json().get("detail")
+            except ValueError:
+                detail = None
+            if isinstance(detail, dict):
+                raise ClientError(
+                    reply.status_code, str(detail.get("code")), str(detail.get("message"))
+                )
+            raise ClientError(reply.status_code, "http/error", reply.text[:200])
+        return None if reply.status_code == 204 else reply.json()
+
+    def _logged_in(self, reply: Frame) -> Frame:
+        self.token = reply["token"]
+        self.account = reply["account"]
+        return reply
+
+    # -- accounts ----------------------------------------------------------------------
+
+    def register(
+        self, name: str, password: str, *, display_name: str | None = None, bot: bool = False
+    ) -> Frame:
+        body = {"name": name, "password": password, "display_name": display_name, "bot": bot}
+        return self._logged_in(self.call("POST", "/api/accounts", body))
+
+    def login(self, name: str, password: str) -> Frame:
+        return self._logged_in(
+            self.call("POST", "/api/sessions", {"name": name, "password": password})
+        )
+
+    def guest(self, display_name: str) -> Frame:
+        return self._logged_in(self.call("POST", "/api/guests", {"display_name": display_name}))
+
+    def logout(self) -> None:
+        self.call("DELETE", "/api/sessions")
+        self.token = None
+
+    def me(self) -> Frame:
+        result: Frame = self.call("GET", "/api/me")
+        return result
+
+    # -- matches -------------------------------------------------------------------------
+
+    def games(self) -> list[Frame]:
+        result: list[Frame] = self.call("GET", "/api/games")
+        return result
+
+    def solo(self, game: str, **options: Any) -> Frame:
+        """A match against bots: ``seats``, ``options``, ``seat``, ``bots``, ``seed``."""
+        result: Frame = self.call("POST", "/api/matches/solo", {"game": game, **options})
+        return result
+
+    def matches(self) -> list[Frame]:
+        """My matches, newest first, each with ``your_turn``."""
+        result: list[Frame] = self.call("GET", "/api/matches")
+        return result
+
+    def match(self, match_id: str) -> Frame:
+        result: Frame = self.call("GET", f"/api/matches/{match_id}")
+        return result
+
+    def record(self, match_id: str) -> MatchRecord:
+        """The record of a finished match, as ``meeple replay`` reads it."""
+        return MatchRecord.from_json(self.call("GET", f"/api/matches/{match_id}/record"))
+
+    # -- rooms -------------------------------------------------------------------------
+
+    def rooms(self) -> list[Frame]:
+        result: list[Frame] = self.call("GET", "/api/rooms")
+        return result
+
+    def open_room(self, game: str, **options: Any) -> Frame:
+        """A custom room: ``seats``, ``options``, ``timer`` (90, 60, 120 or None), ``public``."""
+        result: Frame = self.call("POST", "/api/rooms", {"game": game, **options})
+        return result
+
+    def join_code(self, code: str) -> Frame:
+        result: Frame = self.call("POST", "/api/rooms/join", {"code": code})
+        return result
+
+    def join_room(self, room_id: str, seat: int | None = None) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/join", {"seat": seat})
+        return result
+
+    def ready(self, room_id: str, ready: bool = True) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/ready", {"ready": ready})
+        return result
+
+    def leave(self, room_id: str) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/leave")
+        return result
+
+    def kick(self, room_id: str, seat: int) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/kick", {"seat": seat})
+        return result
+
+    def fill(self, room_id: str, bots: list[str] | str | None = None) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/bots", {"bots": bots})
+        return result
+
+    def start(self, room_id: str) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/{room_id}/start")
+        return result
+
+    def rematch(self, match_id: str) -> Frame:
+        result: Frame = self.call("POST", f"/api/rooms/rematch/{match_id}")
+        return result
+
+    # -- the match socket -----------------------------------------------------------------
+
+    def connect(
+        self,
+        match_id: str,
+        *,
+        seat: int | None = None,
+        since: int | None = None,
+        watch: bool = False,
+    ) -> MatchConnection:
+        """Open a match's WebSocket (use it in a ``with`` block)."""
+        query = []
+        if seat is not None:
+            query.append(f"seat={seat}")
+        if since is not None:
+            query.append(f"since={since}")
+        if watch:
+            query.append("watch=true")
+        url = self.base_url.replace("http", "ws", 1) + f"/ws/matches/{match_id}"
+        if query:
+            url += "?" + "&".join(query)
+        return MatchConnection(url, self.headers)
+
+
+class MatchConnection:
+    """One match's WebSocket: frames in (JSON objects), messages out."""
+
+    def __init__(self, url: str, headers: dict[str, str]) -> None:
+        self._url = url
+        self._headers = headers
+        self._opening: Any = None
+        self._socket: ClientConnection | None = None
+
+    def __enter__(self) -> Self:
+        self._opening = connect(self._url, additional_headers=self._headers, open_timeout=30)
+        self._socket = self._opening.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._opening is not None:
+            self._opening.__exit__(kind, error, trace)
+        self._socket = None
+
+    def _open(self) -> ClientConnection:
+        if self._socket is None:
+            raise RuntimeError("use the connection in a with block")
+        return self._socket
+
+    def recv(self, timeout: float | None = None) -> Frame:
+        frame: Frame = json.loads(self._open().recv(timeout=timeout))
+        return frame
+
+    def send(self, message: Frame) -> None:
+        self._open().send(json.dumps(message))
+
+    def act(self, action: int | str, version: int, ref: str | None = None) -> None:
+        self.send({"type": "action", "action": action, "version": version, "ref": ref})
+
+    def resume(self, since: int) -> None:
+        self.send({"type": "resume", "since": since})
+
+
+def random_policy(seed: int = 0) -> Policy:
+    """Any legal action, uniformly (the frames carry the seat's legal actions)."""
+    rng = random.Random(seed)
+    return lambda frame: rng.choice(frame["legal"])["id"]
+
+
+def play_seat(connection: MatchConnection, policy: Policy, *, timeout: float = 120.0) -> Frame:
+    """Play the connection's seat with ``policy`` until the match ends; the last frame.
+
+    A ``version/stale`` refusal (another seat moved first) asks for a fresh snapshot.
+
+    Raises:
+        ClientError: for any other refusal.
+    """
+    while True:
+        frame = connection.recv(timeout=timeout)
+        kind = frame["type"]
+        if kind == "error":
+            if frame["code"] != "version/stale":
+                raise ClientError(400, frame["code"], frame["message"])
+            connection.resume(frame["version"])
+            continue
+        if kind not in ("snapshot", "update"):
+            continue
+        if frame.get("outcome") is not None:
+            return frame
+        if frame["legal"]:  # the seat decides now
+            action = policy(frame)
+            if action is not None:
+                connection.act(action, frame["version"])

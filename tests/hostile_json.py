@@ -10,6 +10,7 @@ conformance checks or :class:`InvalidState` with a short message -- never anothe
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from hypothesis import strategies as st
@@ -156,7 +157,8 @@ def hostile_states(draw: st.DrawFn, game: Game, *, max_actions: int = 80) -> tup
 
 
 def load_or_refuse(game: Game, data: JSON, label: str = "") -> State | InvalidState:
-    """Load ``data``: a state that passes the conformance checks, or a short InvalidState.
+    """Load ``data``: a state that passes the conformance checks and plays on for a while,
+    or a short InvalidState.
 
     Any other exception (or a long message) fails the calling test.
     """
@@ -168,4 +170,17 @@ def load_or_refuse(game: Game, data: JSON, label: str = "") -> State | InvalidSt
         assert "\n" not in message, f"{label}: a message of several lines"
         return error
     check_state(state, deep=False)
+    _play_on(state.clone(), label)
     return state
+
+
+def _play_on(state: State, label: str, steps: int = 20) -> None:
+    """An accepted position neither crashes nor deadlocks in the next ``steps`` actions."""
+    choose = random.Random(label)
+    for _ in range(steps):
+        deciding = state.deciding_seats()
+        if not deciding:
+            return
+        seat = choose.choice(deciding)
+        state.apply(seat, choose.choice(state.legal_actions(seat)))
+        check_state(state, deep=False)

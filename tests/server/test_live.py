@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any
 
+import httpx
+
 import meeple.games  # noqa: F401
 from meeple.core import MatchRecord
 from tests.server.conftest import Server, Socket
@@ -231,3 +233,24 @@ def test_a_flooding_connection_is_refused_frames_and_changes_nothing(server: Ser
         assert codes == {"message/flood"}
         assert sum(frame["type"] == "pong" for frame in answers) >= 40
         assert client.get(f"/api/matches/{match['id']}").json()["version"] == 0
+
+
+def test_a_match_can_be_followed_as_an_ndjson_stream(server: Server) -> None:
+    client = server.client().guest("Follower")
+    match = client.solo(game="manafields", seat=0, bots="random", seed=12)
+    url = f"{server.base}/api/matches/{match['id']}/stream"
+    with httpx.stream("GET", url, headers=client.headers, timeout=20) as reply:
+        assert reply.status_code == 200
+        assert reply.headers["content-type"].startswith("application/x-ndjson")
+        lines = reply.iter_lines()
+        snapshot = json.loads(next(line for line in lines if line.strip()))
+        assert snapshot["type"] == "snapshot" and snapshot["seat"] == 0
+        with client.socket(match["id"]) as socket:
+            first = socket.recv()
+            action = first["legal"][0]["id"]
+            socket.send({"type": "action", "action": action, "version": first["version"]})
+            socket.until("ack")
+        update = json.loads(next(line for line in lines if line.strip()))
+        assert update["type"] == "update" and update["version"] == 1
+        # The stream is the seat's: its view, and no ack (that went to the acting socket).
+        assert update["view"]["seat"] == 0

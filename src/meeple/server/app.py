@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from meeple.server.routes import accounts, games, live, matches, rooms
+from meeple.server.routes import accounts, games, live, matches, rooms, stream
 from meeple.server.services import Services
 from meeple.server.settings import Settings
 
@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(matches.router)
     app.include_router(rooms.router)
+    app.include_router(stream.router)
     app.include_router(live.router)
 
     @app.get("/api/health", tags=["server"])

@@ -1,8 +1,11 @@
 """Position analysis for hints and annotated replays: the best actions and their chances.
 
-:func:`analyse` runs the same search as the bots, from the seat's own point of view (it
-never looks past what the seat may see), and reads the root statistics as win
-probabilities. The CLI's ``hint`` and ``replay --analyse``, the server and the browser all
+:func:`analyse` runs the same search as the bots, from the seat's own point of view, and
+reads the root statistics as win probabilities. It never looks past what the seat may see:
+every iteration starts from ``state.resample(seat, ...)``, a redraw of all the seat cannot
+see (others' sealed orders, hidden houses and hands, deck order, tiles and dice to come)
+made from what it can see alone, so two positions the seat cannot tell apart get the same
+hint for the same seed and budget. The CLI's ``hint`` and ``replay --analyse``, the server and the browser all
 ask this one function.
 """
 

@@ -591,10 +591,15 @@ class MaatatahayState(State):
         return new
 
     def _resample(self, seat: Seat, seed: int) -> Self:
-        """Redraw what no seat can see: the order of both face-down decks and the bag."""
+        """Redraw what no seat can see: the order of both face-down decks and the bag.
+
+        Each deck is sorted before it is shuffled, so the redraw depends on which tiles are
+        left (what the seat can know), never on the order they really lie in.
+        """
         new = self.clone()
         rng = Rng(mix_seed(seed, seat, 0x5245))
         for deck in new.decks:
+            deck.sort()
             rng.shuffle(deck)
         new.rng = Rng(rng.next_u64())
         return new

@@ -114,6 +114,7 @@ def resample(new: MaiterraState, seat: Seat, seed: int) -> None:
     pool = new.deck[:]
     for other in others:
         pool.extend(new.cards[other])
+    pool.sort()  # the redraw depends on which cards are unseen, never on where they lie
     rng.shuffle(pool)
     for other in others:
         size = len(new.cards[other])

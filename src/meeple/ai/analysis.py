@@ -5,8 +5,8 @@ reads the root statistics as win probabilities. It never looks past what the sea
 every iteration starts from ``state.resample(seat, ...)``, a redraw of all the seat cannot
 see (others' sealed orders, hidden houses and hands, deck order, tiles and dice to come)
 made from what it can see alone, so two positions the seat cannot tell apart get the same
-hint for the same seed and budget. The CLI's ``hint`` and ``replay --analyse``, the server and the browser all
-ask this one function.
+hint for the same seed and budget. The CLI's ``hint`` and ``replay --analyse``, the server
+and the browser all ask this one function.
 """
 
 from __future__ import annotations

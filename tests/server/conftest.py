@@ -116,7 +116,14 @@ class Server:
 
     def start(self) -> Server:
         # Turn timers run 50 times faster: a 90 s timer rings after 1.8 s.
-        env = {**os.environ, "MEEPLE_DATA_DIR": str(self.data_dir), "MEEPLE_CLOCK_SCALE": "0.02"}
+        # Wi-Fi rooms: announced over mDNS on loopback only.
+        env = {
+            **os.environ,
+            "MEEPLE_DATA_DIR": str(self.data_dir),
+            "MEEPLE_CLOCK_SCALE": "0.02",
+            "MEEPLE_LAN_INTERFACES": '["127.0.0.1"]',
+            "MEEPLE_LAN_NAME": f"meeple test {self.port}",
+        }
         log = (self.data_dir / f"server-{self.port}.log").open("ab")
         with log:  # the child keeps its own copy of the descriptor
             self.process = subprocess.Popen(
@@ -131,6 +138,9 @@ class Server:
                     self.database_url,
                     "--bot-workers",
                     "1",
+                    "--host",
+                    "127.0.0.1",
+                    "--lan",
                 ],
                 cwd=ROOT,
                 env=env,

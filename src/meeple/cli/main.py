@@ -27,7 +27,7 @@ from meeple.cli.play import (
 from meeple.cli.render import render_view
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
-from meeple.cli.serve import serve
+from meeple.cli.serve import lan, serve
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
 
 app = typer.Typer(
@@ -350,4 +350,5 @@ def list_games(
 
 app.command("export-trajectories")(export_trajectories)
 app.command("serve")(serve)
+app.command("lan")(lan)
 app.command()(balance)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import typer
@@ -10,7 +11,9 @@ from meeple.cli.common import fail
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    host: Annotated[
+        str | None, typer.Option(help="Address to bind (127.0.0.1; with --lan 0.0.0.0).")
+    ] = None,
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     database_url: Annotated[
         str | None,
@@ -22,6 +25,12 @@ def serve(
     bot_workers: Annotated[
         int | None, typer.Option(min=0, help="Bot processes (0: a thread in the server).")
     ] = None,
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan", help="A Wi-Fi room: bind to the local network and announce it over mDNS."
+        ),
+    ] = False,
 ) -> None:
     """Serve matches over HTTP and WebSockets until interrupted."""
     try:
@@ -31,13 +40,17 @@ def serve(
         from meeple.server.settings import Settings  # noqa: PLC0415
     except ImportError as error:
         raise fail(f"the server needs its extra: pip install 'meeple[server]' ({error})") from error
-    given: dict[str, object] = {"host": host, "port": port}
+    host = host or ("0.0.0.0" if lan else "127.0.0.1")
+    given: dict[str, object] = {"host": host, "port": port, "lan": lan}
     if database_url is not None:
         given["database_url"] = database_url
     if bot_workers is not None:
         given["bot_workers"] = bot_workers
     settings = Settings.model_validate(given)
-    typer.echo(f"meeple serving http://{host}:{port} on {settings.resolved_database_url()}")
+    shown = "127.0.0.1" if host == "0.0.0.0" else host
+    typer.echo(f"meeple serving http://{shown}:{port} on {settings.resolved_database_url()}")
+    if lan:
+        typer.echo("announced on the local network; `meeple lan` finds it")
     uvicorn.run(
         create_app(settings),
         host=host,
@@ -45,3 +58,34 @@ def serve(
         ws_max_size=max(1 << 20, settings.max_message_bytes * 4),
         log_level="warning",
     )
+
+
+def lan(
+    seconds: Annotated[float, typer.Option(min=0.5, help="How long to listen.")] = 3.0,
+) -> None:
+    """List the meeple servers on the local network (mDNS) and their open rooms."""
+    try:
+        import httpx  # noqa: PLC0415  (an optional extra)
+
+        from meeple.client.lan import discover  # noqa: PLC0415
+    except ImportError as error:
+        raise fail(
+            f"finding servers needs the extra: pip install 'meeple[server]' ({error})"
+        ) from error
+    found = asyncio.run(discover(seconds))
+    if not found:
+        typer.echo("no meeple server found on the local network")
+        return
+    for server in found:
+        typer.echo(f"{server.name}  {server.base_url}")
+        try:
+            rooms = httpx.get(f"{server.base_url}/api/rooms", timeout=5).json()
+        except (httpx.HTTPError, ValueError):
+            typer.echo("  (no answer)")
+            continue
+        for room in rooms:
+            taken = sum(not player["open"] for player in room["players"])
+            timer = f"{room['timer']} s" if room["timer"] else "no timer"
+            typer.echo(
+                f"  room {room['id']}: {room['game']}, {taken}/{room['seats']} seated, {timer}"
+            )

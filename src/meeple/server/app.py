@@ -6,6 +6,7 @@ runner and rebuilds every match still being played; on shutdown it closes them.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -25,9 +26,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = await Services.open(settings)
         app.state.services = services
+        announcer = None
+        if settings.lan:
+            from meeple.server.lan import Announcer  # noqa: PLC0415 (only with --lan)
+
+            name = settings.lan_name or f"meeple on {socket.gethostname()[:40]} {settings.port}"
+            announcer = Announcer(name, settings.host, settings.port, settings.lan_interfaces)
+            await announcer.start()
         try:
             yield
         finally:
+            if announcer is not None:
+                await announcer.stop()
             await services.close()
 
     app = FastAPI(title="meeple", version="0.1.0", lifespan=lifespan)

@@ -53,6 +53,13 @@ class Settings(BaseSettings):
         default=20.0, gt=0, description="What one connection may send, on average."
     )
     message_burst: int = Field(default=40, ge=1, description="What it may send at once.")
+    lan: bool = Field(default=False, description="Announce the server on the LAN (mDNS).")
+    lan_name: str | None = Field(
+        default=None, max_length=60, description="The name announced; default 'meeple on <host>'."
+    )
+    lan_interfaces: list[str] | None = Field(
+        default=None, description="Addresses to announce on (default: the bound ones)."
+    )
     clock_scale: float = Field(
         default=1.0,
         gt=0,

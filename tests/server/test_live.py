@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import httpx
+from websockets.sync.client import connect
 
 import meeple.games  # noqa: F401
 from meeple.core import MatchRecord
@@ -254,3 +255,15 @@ def test_a_match_can_be_followed_as_an_ndjson_stream(server: Server) -> None:
         assert update["type"] == "update" and update["version"] == 1
         # The stream is the seat's: its view, and no ack (that went to the acting socket).
         assert update["view"]["seat"] == 0
+
+
+def test_a_session_cookie_speaks_for_a_socket_only_from_this_servers_pages(server: Server) -> None:
+    client = server.client().guest("Cookie")
+    match = client.solo(game="maatatahay", seat=0, bots="random", seed=4)
+    url = f"{server.ws_base}/ws/matches/{match['id']}"
+    cookie = {"Cookie": f"meeple_session={client.token}"}
+    seats = {}
+    for origin in (server.base, "http://evil.example"):
+        with connect(url, additional_headers=cookie, origin=origin) as socket:
+            seats[origin] = json.loads(socket.recv(timeout=10))["seat"]
+    assert seats == {server.base: 0, "http://evil.example": None}

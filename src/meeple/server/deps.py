@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request, status
 from starlette.requests import HTTPConnection
@@ -22,6 +23,19 @@ def request_token(connection: HTTPConnection, services: Services) -> str | None:
     return bearer(connection.headers.get("authorization")) or connection.cookies.get(
         services.settings.cookie_name
     )
+
+
+def socket_token(connection: HTTPConnection, services: Services) -> str | None:
+    """A WebSocket's token. Browsers send cookies with a socket opened by any page, so the
+    session cookie counts only when the socket comes from a page of this server (its
+    ``Origin`` names the ``Host`` it connects to); a bearer token counts always."""
+    token = bearer(connection.headers.get("authorization"))
+    if token:
+        return token
+    origin = connection.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != connection.headers.get("host"):
+        return None
+    return connection.cookies.get(services.settings.cookie_name)
 
 
 async def optional_account(

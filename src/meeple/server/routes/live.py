@@ -15,7 +15,7 @@ import time
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meeple.core import Seat
-from meeple.server.deps import get_services, request_token
+from meeple.server.deps import get_services, socket_token
 from meeple.server.protocol import FLOOD, ProtocolError
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ async def match_socket(
     watch: bool = False,
 ) -> None:
     services = get_services(websocket)
-    account = await services.account_for(request_token(websocket, services))
+    account = await services.account_for(socket_token(websocket, services))
     master = await services.matches.get(match_id)
     await websocket.accept()
     if master is None:

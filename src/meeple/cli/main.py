@@ -17,6 +17,7 @@ from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.balance import balance
 from meeple.cli.common import OPTION_HELP, console, fail, open_game, parse_options, read_record
 from meeple.cli.export import export_trajectories
+from meeple.cli.online import join
 from meeple.cli.play import (
     PlaySession,
     default_opponent,
@@ -351,4 +352,5 @@ def list_games(
 app.command("export-trajectories")(export_trajectories)
 app.command("serve")(serve)
 app.command("lan")(lan)
+app.command("join")(join)
 app.command()(balance)

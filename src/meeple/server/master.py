@@ -108,9 +108,14 @@ class MatchMaster:
         self._clock_task: asyncio.Task[None] | None = None
         self._closed = False
         self._armed_for: datetime | None = None
+        # Replayed without the per-action stale bookkeeping: after a rebuild an action sent
+        # against any earlier version is stale (clients get a fresh snapshot on connecting).
         for seat, action in list(match.actions):
             events = self.state.apply(seat, action)
-            self._advance(seat, action, events)
+            self.applied.append(Applied(len(self.applied) + 1, seat, action, tuple(events)))
+        if self.applied:
+            self._choices = [self._legal_key(s) for s in range(match.seats)]
+            self._changed_at = [self.version] * match.seats
         self.deadline: datetime | None = match.deadline if turn_seconds else None
         self._timed: frozenset[Seat] = (
             frozenset(self.state.deciding_seats()) if self.deadline else frozenset()

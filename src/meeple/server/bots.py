@@ -85,4 +85,5 @@ class BotRunner:
         return await loop.run_in_executor(self._executor, decide, job)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Drop the queued decisions and wait for the one being taken (at most its budget)."""
+        self._executor.shutdown(wait=True, cancel_futures=True)

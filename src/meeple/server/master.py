@@ -351,7 +351,10 @@ class MatchMaster:
                 raise ProtocolError.from_game(error) from None
             outcome = after.outcome()
             number = self.version + 1
-            deadline, timed = self._clock_after(after, self.state.deciding_seats())
+            before = self.state.deciding_seats()
+            if seat in after.deciding_seats() and self._ends_turn(seat, action):
+                before = ()  # the seat ended its turn and decides again: a new turn
+            deadline, timed = self._clock_after(after, before)
             try:
                 await self.store.append_action(
                     self.id,
@@ -425,6 +428,15 @@ class MatchMaster:
                 continue
             return True
         return False
+
+    def _ends_turn(self, seat: Seat, action: int) -> bool:
+        """Whether ``action`` is what the timer would hand in for ``seat`` (ends its turn)."""
+        if self.turn_seconds is None or not self.game.info.simultaneous:
+            return False
+        try:
+            return self.state.hand_in_action(seat) == action
+        except GameError:
+            return False
 
     def _clock_after(
         self, state: State, deciding_before: tuple[Seat, ...]

@@ -73,14 +73,21 @@ async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) 
 
 @router.get("")
 async def my_matches(account: AccountDep, services: ServicesDep) -> list[dict[str, Any]]:
-    """The caller's matches, newest first, each with its seat and whether it is their turn."""
+    """The caller's matches and rooms, newest first: each with its seat and, while it is
+    played, whether it is the caller's turn (the "your turn" list of matches over days).
+    Finished matches and waiting rooms come as a line each, without loading them."""
     found = []
-    for match_id, _game, _status, seat in await services.store.matches_of(account.id):
-        master = await services.matches.get(match_id)
-        if master is not None:
-            data = summary(master, seat)
-            data["your_turn"] = seat in master.state.deciding_seats()
-            found.append(data)
+    for match_id, game, state, seat in await services.store.matches_of(account.id):
+        if state == "playing":
+            master = await services.matches.get(match_id)
+            if master is not None:
+                data = summary(master, seat)
+                data["your_turn"] = seat in master.state.deciding_seats()
+                found.append(data)
+                continue
+        found.append(
+            {"id": match_id, "game": game, "status": state, "seat": seat, "your_turn": False}
+        )
     return found
 
 

@@ -13,9 +13,18 @@ from meeple.core.errors import (
     UnknownGame,
 )
 from meeple.core.game import Game, GameInfo, OptionSpec, State, apply_all, legal_actions_by_seat
+from meeple.core.kit import GameKit
 from meeple.core.outcome import Event, Outcome
 from meeple.core.record import MatchRecord
-from meeple.core.registry import game_class, load_game, register, registered
+from meeple.core.registry import (
+    GameId,
+    game_class,
+    kit_for,
+    load_game,
+    register,
+    register_kit,
+    registered,
+)
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
 
@@ -25,7 +34,9 @@ __all__ = [
     "Event",
     "Game",
     "GameError",
+    "GameId",
     "GameInfo",
+    "GameKit",
     "GameOver",
     "IllegalAction",
     "InvalidAction",
@@ -43,9 +54,11 @@ __all__ = [
     "UnknownGame",
     "apply_all",
     "game_class",
+    "kit_for",
     "legal_actions_by_seat",
     "load_game",
     "mix_seed",
     "register",
+    "register_kit",
     "registered",
 ]

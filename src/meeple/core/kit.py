@@ -1,0 +1,189 @@
+"""What the shared layers need to know of a game, registered once as one :class:`GameKit`.
+
+A game package owns its game: the rules, and also its bot knowledge, its terminal drawing and
+its observation tensors. ``ai/``, ``cli/``, ``adapters/`` and ``server/`` name no game; they ask
+:func:`meeple.core.registry.kit_for` for the game's kit and read its parts. The parts fulfil the
+Protocols below, which live in ``core`` so that ``games/`` imports only ``core``.
+
+The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heuristic, tensor)``):
+
+- :class:`Evaluator` -- ``evaluator(state, seat) -> float``, higher is better for ``seat``,
+  reading only what ``state.view(seat)`` shows; its ``scale`` is how many of its units make a
+  clear lead (tree search reads a score as ``tanh(score / scale)``). :class:`ScaledEvaluator`
+  wraps a function and a scale; :data:`FINAL_RETURNS` is the seat's return once the match is
+  over, else 0 (for a game with no heuristic knowledge).
+- :class:`MoveOrder` -- ``move_order(state, seat, legal) -> list[Action]``: the actions a search
+  considers, a non-empty subset of ``legal`` in the same order (a copy of a move that differs
+  only in name, or a dominated one, dropped). :func:`keep_all` keeps them all.
+- :class:`RolloutPolicy` -- ``playout_limit``: random playouts are cut after this many actions
+  and judged by the evaluator (``None``: play to the end); ``finish_turn``: the seat to move at
+  a search leaf first finishes its turn with the game's :class:`HeuristicPolicy`.
+  :class:`Rollout` is the plain frozen value.
+- :class:`Drawing` -- ``board(view)``: a seat's view drawn for the terminal, and
+  ``report(events, view)``: the events a transition made, told as sentences, or ``None`` when
+  nothing is worth telling. Both return a *rich* renderable (a ``rich`` Text, Table, Panel or a
+  plain ``str``); ``core`` does not import ``rich``, so the type here is ``object``, and the CLI
+  hands it to ``Console.print``.
+- :class:`HeuristicPolicy` -- ``choose(state, seat, rng) -> Action``: the game's rules of thumb,
+  the ``heuristic`` bot of that game. It draws every random choice from ``rng`` (the bot's own
+  generator) and keeps no other state, so one policy object serves every bot.
+- ``tensor`` -- a factory ``Callable[[Game], writer]`` of the game's observation tensor writer
+  (its own fields read straight into a vector), or ``None`` for the generic writer that lays out
+  ``state.view(seat)`` itself. The writer's Protocol lives with the tensor code
+  (``meeple.core.tensor`` once it moves there); until then its type here is ``object``.
+
+Every field is required: a kit that leaves one out does not type-check and does not construct.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from meeple.core.game import Game, State
+from meeple.core.outcome import Event
+from meeple.core.types import JSON, Action, Seat
+
+
+class Evaluator(Protocol):
+    """A position's worth to a seat, in the evaluator's own units (see :attr:`scale`)."""
+
+    @property
+    def scale(self) -> float:
+        """How many units read as a clear lead: a search values a score ``tanh(score / scale)``."""
+        ...
+
+    def __call__(self, state: State, seat: Seat) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ScaledEvaluator:
+    """An evaluating function and its scale: the plain :class:`Evaluator`."""
+
+    evaluate: Callable[[State, Seat], float]
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.scale > 0:
+            raise ValueError(f"an evaluator's scale must be positive, got {self.scale!r}")
+
+    def __call__(self, state: State, seat: Seat) -> float:
+        return self.evaluate(state, seat)
+
+
+def final_returns(state: State, seat: Seat) -> float:
+    """The seat's return once the match is over, else 0."""
+    return state.returns()[seat]
+
+
+FINAL_RETURNS = ScaledEvaluator(final_returns, 1.0)
+"""The evaluator of a game without heuristic knowledge: only a finished match counts."""
+
+
+class MoveOrder(Protocol):
+    """The legal actions a search considers: a non-empty subset of ``legal``, in its order."""
+
+    def __call__(self, state: State, seat: Seat, legal: list[Action]) -> list[Action]: ...
+
+
+def keep_all(state: State, seat: Seat, legal: list[Action]) -> list[Action]:
+    """The move order of a game that prunes nothing: every legal action."""
+    return legal
+
+
+class RolloutPolicy(Protocol):
+    """How a search plays on from a leaf: how far at random, and whether a turn is finished."""
+
+    @property
+    def playout_limit(self) -> int | None:
+        """Cut a random playout after this many actions and ask the evaluator (None: play on)."""
+        ...
+
+    @property
+    def finish_turn(self) -> bool:
+        """Whether the seat to move at a leaf first finishes its turn with the heuristic."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Rollout:
+    """The plain :class:`RolloutPolicy`."""
+
+    playout_limit: int | None = None
+    finish_turn: bool = False
+
+    def __post_init__(self) -> None:
+        if self.playout_limit is not None and self.playout_limit < 0:
+            raise ValueError(f"a playout limit must not be negative, got {self.playout_limit}")
+
+
+class Drawing(Protocol):
+    """A game's terminal drawing (see the module docstring for why it returns ``object``)."""
+
+    def board(self, view: JSON) -> object:
+        """A seat's view (what :meth:`State.view` returns) drawn for the terminal."""
+        ...
+
+    def report(self, events: Sequence[Event], view: JSON) -> object | None:
+        """``events`` the viewer may see, told with the viewer's view after them, or None."""
+        ...
+
+
+class HeuristicPolicy(Protocol):
+    """A game's rules of thumb: the action the ``heuristic`` bot takes for ``seat``.
+
+    ``seat`` is one of ``state.deciding_seats()``; every random choice comes from ``rng``.
+    The policy never changes ``state`` and reads only what ``state.view(seat)`` shows.
+    """
+
+    def choose(self, state: State, seat: Seat, rng: random.Random) -> Action: ...
+
+
+TensorFactory = Callable[[Game], object]
+"""Builds a game configuration's observation tensor writer (see the module docstring)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameKit:
+    """Everything the shared layers know of one game, registered once with its Game classes.
+
+    ``name`` is the game's stable name (``GameInfo.name``); ``games`` every class (each rules
+    version) registered under it. See the module docstring for each part.
+    """
+
+    name: str
+    games: tuple[type[Game], ...]
+    evaluator: Evaluator
+    move_order: MoveOrder
+    rollout: RolloutPolicy
+    draw: Drawing
+    heuristic: HeuristicPolicy
+    tensor: TensorFactory | None
+
+    def __post_init__(self) -> None:
+        if not self.games:
+            raise ValueError(f"the kit of {self.name!r} names no game class")
+        for cls in self.games:
+            if cls.info.name != self.name:
+                raise ValueError(
+                    f"the kit of {self.name!r} holds {cls.__name__}, a game called "
+                    f"{cls.info.name!r}"
+                )
+
+
+__all__ = [
+    "FINAL_RETURNS",
+    "Drawing",
+    "Evaluator",
+    "GameKit",
+    "HeuristicPolicy",
+    "MoveOrder",
+    "Rollout",
+    "RolloutPolicy",
+    "ScaledEvaluator",
+    "TensorFactory",
+    "final_returns",
+    "keep_all",
+]

@@ -137,3 +137,26 @@ def test_a_four_seat_maiterra_room_with_teams_hands_in_half_written_queues(serve
     # Seat 0 never sent "end": its turn_ended came from the timer, after its queued order.
     acks = [f for f in red.frames if f["type"] == "ack"]
     assert all(a["action"]["text"] != "end" for a in acks)
+
+
+def test_a_disconnected_player_is_played_by_a_bot_and_returns(server: Server) -> None:
+    """Timed room: the host leaves the table; past the grace period (60 s, 1.2 s here) the
+    game's bot plays the seat and everyone is told; the host comes back and has the seat."""
+    host = Client(server).guest("Host")
+    watcher = Client(server).guest("Watcher")
+    room = _ok(host.post("/api/rooms", json={"game": "manafields", "timer": 120}), 201)
+    _ok(host.post(f"/api/rooms/{room['id']}/bots", json={"bots": "random"}))
+    _ok(host.post(f"/api/rooms/{room['id']}/start"))
+    with watcher.socket(room["id"]) as watching:
+        assert watching.recv()["away"] == []
+        with host.socket(room["id"]) as seat:
+            assert seat.recv()["seat"] == 0
+        away = watching.until("presence", timeout=20)
+        assert away["away"] == [0]
+        # The bot plays seat 0 now (Manafields: seat 0 moves first).
+        update = watching.until("update", timeout=20)
+        assert update["version"] >= 1
+        with host.socket(room["id"]) as seat:
+            back = seat.recv()
+            assert back["away"] == []
+            assert watching.until("presence", timeout=20)["away"] == []

@@ -500,8 +500,9 @@ class MatchMaster:
             log.exception("the turn timer of match %s failed", self.id)
 
     async def _expire(self, deadline: datetime) -> None:
-        """The timer reached zero: every timed seat that still decides hands in what it has
-        queued, as it stands (the engine's ``hand_in``). A game with nothing to hand in (the
+        """The timer reached zero: "At zero nothing you queued is lost: every seat that has
+        not ended its turn hands in the orders it has queued, as they stand, and a seat with
+        none passes." (the engine's ``hand_in_action``). A game with nothing to hand in (the
         sequential games) has the seat's bot take its decisions until the turn passes."""
         if self.game.info.simultaneous:
             for seat in sorted(self._timed):

@@ -88,6 +88,7 @@ class Matches:
         seed: int | None = None,
     ) -> MatchMaster:
         """One person against bots: ``account`` at ``seat``, bots of the named levels elsewhere.
+        No turn timer: "Solo matches and matches played over days have none."
 
         ``bots`` is one name for every other seat or one per other seat, in seat order.
 

@@ -23,7 +23,8 @@ from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
 
 TIMER_CHOICES: tuple[int | None, ...] = (90, 60, 120, None)
-"""The turn timers a room may have, in seconds (None: off); 90 s is the default."""
+"""The turn timers a room may have, in seconds (None: off): "A Wi-Fi or live online table
+starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 

@@ -1,0 +1,449 @@
+"""Maatatahay's ``heuristic`` bot: one placement of lookahead judged by rules of thumb.
+
+"Surrounding your opponent's warriors to defeat them while allocating your valuable unit in a
+safe spot is the key to victory." Every decision is tried on a determinization of the
+position (``state.resample``: the decks and the crystal bag redrawn, as the seat cannot see
+them) through the engine itself, so the fights the placement starts are judged exactly; the
+position after it is then scored by :func:`evaluate`:
+
+- the points on the table: diamonds and Spirit crystals on living warriors, and relics;
+- a little for every living warrior (more survivors break a tie), its strength, its arrows
+  pointing at open spaces (support for a later friendly warrior), and the crystals in
+  storage (Energy for strength, Spirit for relics and points) while its seat places again;
+- the *surround threat*: for each seat, the best placement its next warrior could make to
+  close the last open side of enemy warriors ("Whenever a Warrior becomes completely
+  surrounded orthogonally, it must fight alone") -- worked out on the board with that
+  warrior's strength there (fangs, support arrows, the Energy of its storage and of the
+  space), the dead's diamonds, Spirit crystals and presence counted as its gain, its own
+  loss counted if it dies in the hole. The seat that places next (in this round, with its
+  warrior known from the pair) threatens at nearly full weight; the other seat, and both
+  seats between rounds, at less.
+
+Decisions:
+
+- *pick* a pair and *first*: each choice is played into the placement that follows, the
+  placing seat takes its best placement (finishing it by a quick rule), and the choice whose
+  result scores best for the seat is taken;
+- *where* to place: every free space and every way to pay for a relic, each finished with a
+  few storage choices (keep what can be kept, put all Energy on the warrior, put everything
+  on it) facing the way its arrows reach the most open spaces;
+- *how it ends*: every facing that reaches different open spaces times every way to keep
+  crystals, each judged after its life and death.
+
+Ties are drawn from the caller's generator. It reads only what ``state.view(seat)`` shows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from meeple.core.errors import GameError
+from meeple.core.game import State
+from meeple.core.types import Action, Seat
+from meeple.games.maatatahay import notation as ids
+from meeple.games.maatatahay.data import (
+    ARROW_TARGETS,
+    DIAGONAL,
+    DISTINCT_FACINGS,
+    EMPTY,
+    KEEPS,
+    ORTHOGONAL,
+    RULES,
+    SPACES,
+    TILES_PER_SEAT,
+)
+from meeple.games.maatatahay.rules import (
+    FINISH,
+    ORDER,
+    OVER,
+    PICK,
+    PLACE,
+    TILES,
+    MaatatahayState,
+)
+
+WIN_BONUS = 100.0
+"""Added for a won match (subtracted for a lost one), above any difference in points."""
+LIVING_WEIGHT = 0.6
+"""A living warrior beyond its points: it breaks ties, closes sides and attacks."""
+STRENGTH_WEIGHT = 0.06
+ARROW_WEIGHT = 0.12
+"""Per arrow of a living warrior pointing at an open space."""
+STORED_ENERGY_WEIGHT = 0.25
+STORED_SPIRIT_WEIGHT = 0.8
+NEXT_THREAT_WEIGHT = 0.9
+"""How much of its best surround the seat that surely places next is expected to make."""
+LATER_THREAT_WEIGHT = 0.35
+"""The same for a seat whose next placement comes after the other seat's (or is unknown)."""
+OPEN_TWO_WEIGHT = 0.08
+"""Per point at stake on a warrior with two open sides next to an enemy."""
+
+NKEEPS = len(KEEPS)
+STORAGE_LIMIT = RULES.storage_limit
+
+
+class NotMaatatahay(GameError):
+    """The Maatatahay heuristic was handed a position of another game."""
+
+    code = "bot/wrong_game"
+
+
+def _owner(uid: int) -> int:
+    return uid // TILES_PER_SEAT
+
+
+# -- the evaluation --------------------------------------------------------------------------
+
+
+def _points(state: MaatatahayState, seat: int) -> int:
+    """ "Score VP from: Diamonds on surviving Warriors, Spirit Crystals on surviving
+    Warriors, Temple Relics." """
+    return state.score_breakdown(seat)["total"]
+
+
+def _placements_left(state: MaatatahayState) -> tuple[int, ...]:
+    """The seats still to place a warrior in the round under way (in order)."""
+    if state.phase in (PLACE, FINISH):
+        if state.placements == 0:
+            return (state.placing, 1 - state.placing)
+        return (state.placing,)
+    return ()
+
+
+def _last_round(state: MaatatahayState) -> bool:
+    """Whether the match ends after the round under way (or already has).
+
+    "The game ends after a turn if: Either player has lost 6 Warriors; 1 or fewer free
+    spaces remain; or All Warriors have been played."
+    """
+    if state.phase == OVER:
+        return True
+    if max(state.lost) >= RULES.lost_to_end:
+        return True
+    if state.phase in (PICK, ORDER):
+        # The next round always has two placements; it is the last if it leaves the map full
+        # or uses the last pair.
+        pairs = len(state.stream)
+        return (pairs <= 1 and not state.decks[0]) or state.free_spaces() - 2 <= 1
+    remaining = len(_placements_left(state))
+    if not state.stream and not (state.decks[0] and state.decks[1]):
+        return True
+    return state.free_spaces() - remaining <= RULES.free_spaces_to_end
+
+
+def _places_again(state: MaatatahayState, seat: int) -> bool:
+    """Whether ``seat`` places another warrior before the match ends (as far as is known)."""
+    if state.phase == OVER:
+        return False
+    if seat in _placements_left(state):
+        return True
+    return not _last_round(state)
+
+
+def _support_at(state: MaatatahayState, seat: int, space: int) -> int:
+    """ "Friendly Support Arrows pointing toward the new Warrior give it Energy Crystals",
+    with the map's own arrows; limited by the supply."""
+    arrows = RULES.environment_arrows[space]
+    tile, living, facing = state.tile, state.living, state.facing
+    for near in DIAGONAL[space] + ORTHOGONAL[space]:
+        other = tile[near]
+        if (
+            other != EMPTY
+            and living[near]
+            and _owner(other) == seat
+            and space in ARROW_TARGETS[other % TILES_PER_SEAT][facing[near]][near]
+        ):
+            arrows += 1
+    return min(arrows, state.supply)
+
+
+def _warrior_value(state: MaatatahayState, space: int) -> float:
+    """What a living warrior is worth to its seat: its diamonds, its Spirit, its presence."""
+    uid = state.tile[space]
+    return TILES[uid % TILES_PER_SEAT].diamonds + state.spirit[space] + LIVING_WEIGHT
+
+
+def surround_gain(state: MaatatahayState, seat: int, tile_index: int, space: int) -> float:
+    """What ``seat`` gains by placing warrior ``tile_index`` on the open ``space`` now.
+
+    The warrior's strength there is its fangs, the support arrows at ``space``, and every
+    Energy crystal of its storage and of the space (all of them put on it). The fights are
+    judged as the rules judge them: "Compare its Strength against the combined Strength of the
+    surrounding enemies: Equal or higher -> survives; Lower -> dies", all on the board as it
+    stands, and "Its Spirit Crystals are transferred to the newly placed Warrior". The board
+    is changed for the count and put back as it was.
+    """
+    tile, living, energy, spirit = state.tile, state.living, state.energy, state.spirit
+    if tile[space] != EMPTY:
+        return 0.0
+    strength_bonus = state.store_energy[seat] + state.ground_energy[space]
+    if state.relic[space]:
+        cost = state.relic_cost(seat, space)
+        if (
+            state.store_spirit[seat] < 1
+            or cost > state.store_spirit[seat] + state.store_energy[seat]
+        ):
+            return 0.0
+        strength_bonus = max(0, state.store_energy[seat] - (cost - 1))
+    uid = seat * TILES_PER_SEAT + tile_index
+    tile[space], living[space] = uid, True
+    saved_energy, saved_spirit = energy[space], spirit[space]
+    energy[space] = _support_at(state, seat, space) + strength_bonus
+    spirit[space] = 0
+    try:
+        dying = []
+        for candidate in (space, *ORTHOGONAL[space]):
+            if not living[candidate] or not state.is_surrounded(candidate):
+                continue
+            side = _owner(tile[candidate])
+            attack = 0
+            for near in ORTHOGONAL[candidate]:
+                if living[near] and _owner(tile[near]) != side:
+                    attack += state.strength(near)
+            if attack > state.strength(candidate):
+                dying.append(candidate)
+        if not dying:
+            return 0.0
+        gain = 0.0
+        freed = 0
+        for candidate in dying:
+            value = _warrior_value(state, candidate)
+            freed += spirit[candidate]
+            gain += -value if _owner(tile[candidate]) == seat else value
+        if space not in dying:
+            gain += freed
+        return gain
+    finally:
+        tile[space], living[space] = EMPTY, False
+        energy[space], spirit[space] = saved_energy, saved_spirit
+
+
+def _open_sides(state: MaatatahayState, space: int) -> list[int]:
+    blocks = state.game.option("relic_blocks") is True
+    tile, relic = state.tile, state.relic
+    return [n for n in ORTHOGONAL[space] if tile[n] == EMPTY and not (blocks and relic[n])]
+
+
+def best_surround(state: MaatatahayState, seat: int, tile_index: int) -> float:
+    """The most ``seat`` gains by one placement of ``tile_index`` (see :func:`surround_gain`).
+
+    Only spaces where a warrior can become surrounded are tried: the last open side of a
+    living warrior, or a space closed on all four sides.
+    """
+    tile, living = state.tile, state.living
+    tried: set[int] = set()
+    best = 0.0
+    for space in range(SPACES):
+        uid = tile[space]
+        if uid == EMPTY:
+            if not _open_sides(state, space) and not state.relic[space]:
+                tried.add(space)
+            continue
+        if not living[space]:
+            continue
+        gaps = _open_sides(state, space)
+        if len(gaps) == 1:
+            tried.add(gaps[0])
+    for space in tried:
+        best = max(best, surround_gain(state, seat, tile_index, space))
+    return best
+
+
+def _likely_tile(state: MaatatahayState, seat: int) -> int | None:
+    """The warrior ``seat`` places next: known in the round, else its strongest in the stream."""
+    if state.pair is not None and seat in _placements_left(state):
+        return state.pair[seat]
+    if not state.stream:
+        return None
+    return max((pair[seat] for pair in state.stream), key=lambda t: TILES[t].fangs)
+
+
+def _threat(state: MaatatahayState, seat: int) -> float:
+    tile_index = _likely_tile(state, seat)
+    if tile_index is None or not _places_again(state, seat):
+        return 0.0
+    return best_surround(state, seat, tile_index)
+
+
+def _exposure(state: MaatatahayState, space: int) -> float:
+    """A little of what a warrior with two open sides and an enemy beside it has at stake."""
+    side = _owner(state.tile[space])
+    if len(_open_sides(state, space)) != 2:
+        return 0.0
+    tile, living = state.tile, state.living
+    if any(living[n] and _owner(tile[n]) != side for n in ORTHOGONAL[space]):
+        return OPEN_TWO_WEIGHT * _warrior_value(state, space)
+    return 0.0
+
+
+def evaluate(state: MaatatahayState, seat: Seat) -> float:
+    """How good ``state`` is for ``seat``, in points; the opposite for the other seat."""
+    other = 1 - seat
+    value = float(_points(state, seat) - _points(state, other))
+    if state.phase == OVER:
+        return value + WIN_BONUS * state.returns()[seat]
+    tile, living, facing = state.tile, state.living, state.facing
+    for space in range(SPACES):
+        uid = tile[space]
+        if uid == EMPTY or not living[space]:
+            continue
+        tile_index = uid % TILES_PER_SEAT
+        own = LIVING_WEIGHT + STRENGTH_WEIGHT * state.strength(space) - _exposure(state, space)
+        arrows = 0
+        for target in ARROW_TARGETS[tile_index][facing[space]][space]:
+            if tile[target] == EMPTY:
+                arrows += 1
+        own += ARROW_WEIGHT * arrows
+        value += own if _owner(uid) == seat else -own
+    for who, sign in ((seat, 1.0), (other, -1.0)):
+        if _places_again(state, who):
+            value += sign * (
+                STORED_ENERGY_WEIGHT * min(state.store_energy[who], STORAGE_LIMIT)
+                + STORED_SPIRIT_WEIGHT * min(state.store_spirit[who], STORAGE_LIMIT)
+            )
+    left = _placements_left(state)
+    for who, sign in ((seat, 1.0), (other, -1.0)):
+        threat = _threat(state, who)
+        if threat:
+            weight = NEXT_THREAT_WEIGHT if left and left[0] == who else LATER_THREAT_WEIGHT
+            value += sign * weight * threat
+    return value
+
+
+# -- quick finishes for the lookahead --------------------------------------------------------
+
+
+def _open_targets(state: MaatatahayState, tile_index: int, facing: int, space: int) -> int:
+    return sum(1 for t in ARROW_TARGETS[tile_index][facing][space] if state.tile[t] == EMPTY)
+
+
+def _quick_facing(state: MaatatahayState) -> int:
+    """The facing whose arrows reach the most open spaces (the first such)."""
+    space = state.hot
+    tile_index = state.tile[space] % TILES_PER_SEAT
+    return max(
+        DISTINCT_FACINGS[tile_index],
+        key=lambda f: (_open_targets(state, tile_index, f, space), -f),
+    )
+
+
+def _quick_keeps(state: MaatatahayState, seat: int) -> list[tuple[int, int]]:
+    """A few ways to end a placement: keep all that fits (Spirit first), put every Energy
+    crystal on the warrior, or put everything on it."""
+    energy, spirit = state.store_energy[seat], state.store_spirit[seat]
+    kept_spirit = min(spirit, STORAGE_LIMIT)
+    kept_energy = min(energy, STORAGE_LIMIT - kept_spirit)
+    keeps = [(kept_energy, kept_spirit), (0, kept_spirit), (0, 0)]
+    return list(dict.fromkeys(keeps))
+
+
+def _finish_action(facing: int, keep: tuple[int, int]) -> Action:
+    return ids.FINISH + facing * NKEEPS + KEEPS.index(keep)
+
+
+def _useful_facings(state: MaatatahayState) -> tuple[int, ...]:
+    """One facing per set of open spaces its arrows reach ("rotate it in any direction"):
+    facings reaching the same open spaces are one choice."""
+    space = state.hot
+    tile_index = state.tile[space] % TILES_PER_SEAT
+    seen: dict[frozenset[int], int] = {}
+    for facing in DISTINCT_FACINGS[tile_index]:
+        useful = frozenset(
+            t for t in ARROW_TARGETS[tile_index][facing][space] if state.tile[t] == EMPTY
+        )
+        seen.setdefault(useful, facing)
+    return tuple(seen.values())
+
+
+# -- the policy ------------------------------------------------------------------------------
+
+
+class MaatatahayHeuristic:
+    """The ``heuristic`` bot's knowledge of Maatatahay (see the module docstring).
+
+    Keeps no state: every random choice comes from the ``rng`` handed to :meth:`choose`.
+    """
+
+    name = "heuristic"
+
+    def choose(self, state: State, seat: Seat, rng: random.Random) -> Action:
+        """The action ``seat`` takes; ``seat`` must be one of ``state.deciding_seats()``.
+
+        Raises:
+            NotMaatatahay: ``state`` is not a Maatatahay position.
+            ValueError: ``seat`` has no legal action.
+        """
+        if not isinstance(state, MaatatahayState):
+            raise NotMaatatahay(
+                f"the Maatatahay heuristic plays Maatatahay, not {state.game.info.name!r}"
+            )
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(
+                f"seat {seat} has no legal action here (deciding: {list(state.deciding_seats())})"
+            )
+        if len(legal) == 1:
+            return legal[0]
+        world = state.resample(seat, rng.getrandbits(64))
+        candidates = self._finishes(world, seat, legal) if world.phase == FINISH else legal
+        scores = [(self.action_value(world, seat, action), action) for action in candidates]
+        best = max(score for score, _ in scores)
+        tied = [action for score, action in scores if score >= best - 1e-9]
+        return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
+    def action_value(self, world: MaatatahayState, seat: int, action: Action) -> float:
+        """How good ``action`` is for ``seat`` in ``world`` (a position it may change freely
+        by cloning): the action played, the placement it leads to finished, then judged."""
+        child = world.clone()
+        child.apply_unchecked(seat, action)
+        if child.phase in (PICK, OVER) or world.phase == FINISH:
+            return evaluate(child, seat)
+        if child.phase == FINISH:
+            return self._best_finish(child, seat, quick=False)[0]
+        if child.phase == ORDER:
+            decider = child.decider
+            values = [self._order_value(child, decider, first) for first in (0, 1)]
+            mine = max(values)
+            return mine if decider == seat else -mine
+        # The place phase after the order: the placer's best placement.
+        value = self._best_place(child, child.placing)
+        return value if child.placing == seat else -value
+
+    def _order_value(self, state: MaatatahayState, seat: int, first: int) -> float:
+        child = state.clone()
+        child.apply_unchecked(seat, ids.ORDER + first)
+        value = self._best_place(child, first)
+        return value if first == seat else -value
+
+    def _best_place(self, state: MaatatahayState, seat: int) -> float:
+        """The best placement's value for ``seat`` (quick finishes only)."""
+        best = float("-inf")
+        for action in state.legal_actions(seat):
+            child = state.clone()
+            child.apply_unchecked(seat, action)
+            best = max(best, self._best_finish(child, seat, quick=True)[0])
+        return best
+
+    def _best_finish(self, state: MaatatahayState, seat: int, quick: bool) -> tuple[float, Action]:
+        """The best of the quick ways to end the placement under way, and its value."""
+        facing = _quick_facing(state)
+        if quick:
+            keeps = [(0, min(state.store_spirit[seat], STORAGE_LIMIT))]
+        else:
+            keeps = _quick_keeps(state, seat)
+        best, best_action = float("-inf"), -1
+        for keep in keeps:
+            action = _finish_action(facing, keep)
+            child = state.clone()
+            child.apply_unchecked(seat, action)
+            value = evaluate(child, seat)
+            if value > best:
+                best, best_action = value, action
+        return best, best_action
+
+    def _finishes(self, state: MaatatahayState, seat: int, legal: Iterable[Action]) -> list[Action]:
+        """The finishes worth judging: one facing per set of open spaces its arrows reach."""
+        facings = set(_useful_facings(state))
+        kept = [a for a in legal if (a - ids.FINISH) // NKEEPS in facings]
+        return kept or list(legal)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from meeple.core import Action, Seat, State
+from meeple.core.kit import check_can_decide
 
 
 @runtime_checkable
@@ -29,11 +30,4 @@ BotFactory = Callable[[int], Bot]
 """Builds a bot from a seed."""
 
 
-def check_can_decide(state: State, seat: Seat) -> list[Action]:
-    """The seat's legal actions, or a clear :class:`ValueError` when it has none."""
-    actions = state.legal_actions(seat)
-    if not actions:
-        raise ValueError(
-            f"seat {seat} has no legal action here (deciding: {list(state.deciding_seats())})"
-        )
-    return actions
+__all__ = ["Bot", "BotFactory", "check_can_decide"]

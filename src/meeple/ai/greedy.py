@@ -1,4 +1,4 @@
-"""One-ply lookahead with a per-game evaluator."""
+"""One-ply lookahead with the game's evaluator."""
 
 from __future__ import annotations
 
@@ -7,13 +7,7 @@ import random
 from meeple.ai.base import check_can_decide
 from meeple.ai.evaluators import Evaluator, get_evaluator
 from meeple.core import Action, Seat, State
-
-WIN_BONUS = 1_000_000.0
-"""Added per unit of the final return, so a won match outranks any heuristic score."""
-
-
-FOLLOW_THROUGH = 2
-"""How many more decisions in a row of the same seat one ply looks through."""
+from meeple.core.lookahead import FOLLOW_THROUGH, greedy_action
 
 
 class GreedyBot:
@@ -28,7 +22,7 @@ class GreedyBot:
     real state: the bot cannot see the opponent's secrets nor the state's future random
     draws (the deck order, the bag). All actions of one decision share the same
     determinization, so they are compared in the same imagined world. Ties are broken by
-    the bot's own generator.
+    the bot's own generator (see :func:`meeple.core.lookahead.greedy_action`).
     """
 
     name = "greedy"
@@ -46,41 +40,14 @@ class GreedyBot:
             return self._evaluator
         return get_evaluator(state.game.info.name)
 
-    def score(self, state: State, seat: Seat, evaluator: Evaluator) -> float:
-        """The evaluator's score, with a decided match counting for more than any heuristic."""
-        value = evaluator(state, seat)
-        if state.is_terminal():
-            value += WIN_BONUS * state.returns()[seat]
-        return value
-
-    def value(self, state: State, seat: Seat, evaluator: Evaluator, depth: int) -> float:
-        """The score, or the best over the seat's own next decision while it alone decides."""
-        if depth <= 0 or state.deciding_seats() != (seat,):
-            return self.score(state, seat, evaluator)
-        best = float("-inf")
-        for action in state.legal_actions(seat):
-            child = state.clone()
-            child.apply_unchecked(seat, action)
-            best = max(best, self.value(child, seat, evaluator, depth - 1))
-        return best
-
     def select(self, state: State, seat: Seat) -> Action:
         actions = check_can_decide(state, seat)
         if len(actions) == 1:
             return actions[0]
-        evaluator = self.evaluator_for(state)
-        world = state.resample(seat, self._rng.getrandbits(64))
-        best: list[Action] = []
-        best_score = float("-inf")
-        for action in actions:
-            child = world.clone()
-            child.apply_unchecked(seat, action)
-            value = self.value(child, seat, evaluator, self._follow_through)
-            if value > best_score:
-                best, best_score = [action], value
-            elif value == best_score:
-                best.append(action)
-        return best[0] if len(best) == 1 else self._rng.choice(best)
+        evaluate = self.evaluator_for(state)
+        return greedy_action(
+            state, seat, actions, evaluate, self._rng, follow_through=self._follow_through
+        )
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"

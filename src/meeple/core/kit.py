@@ -131,6 +131,16 @@ class Drawing(Protocol):
         ...
 
 
+def check_can_decide(state: State, seat: Seat) -> list[Action]:
+    """The seat's legal actions, or a clear :class:`ValueError` when it has none."""
+    actions = state.legal_actions(seat)
+    if not actions:
+        raise ValueError(
+            f"seat {seat} has no legal action here (deciding: {list(state.deciding_seats())})"
+        )
+    return actions
+
+
 class HeuristicPolicy(Protocol):
     """A game's rules of thumb: the action the ``heuristic`` bot takes for ``seat``.
 
@@ -184,6 +194,7 @@ __all__ = [
     "RolloutPolicy",
     "ScaledEvaluator",
     "TensorFactory",
+    "check_can_decide",
     "final_returns",
     "keep_all",
 ]

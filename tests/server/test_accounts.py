@@ -69,3 +69,10 @@ def test_games_and_bots_are_listed(server: Server) -> None:
     assert {"maiterra", "maatatahay", "manafields"} <= games
     bots = client.get("/api/bots").json()
     assert "mcts-easy" in bots["bots"] and bots["levels"]
+
+
+def test_the_rest_interface_has_its_openapi_description(server: Server) -> None:
+    spec = Client(server).get("/openapi.json").json()
+    paths = set(spec["paths"])
+    assert {"/api/accounts", "/api/sessions", "/api/guests", "/api/matches/solo"} <= paths
+    assert {"/api/rooms", "/api/rooms/join", "/api/matches/{match_id}/record"} <= paths

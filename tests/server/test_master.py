@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 
 import meeple.games  # noqa: F401
+import meeple.server.matches as matches_module
 from meeple.core import MatchRecord, load_game
 from meeple.server.bots import BotRunner
 from meeple.server.master import MatchMaster
+from meeple.server.matches import Matches
+from meeple.server.repository import AccountRow
+from meeple.server.settings import Settings
 from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
 
 
@@ -199,5 +203,28 @@ def test_bots_play_their_seats_off_the_event_loop() -> None:
         assert store.matches["m1"].status == "over"
         await master.close()
         runner.close()
+
+    asyncio.run(run())
+
+
+def test_finished_matches_nobody_watches_leave_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matches_module, "FORGET_ABOVE", 0)
+
+    async def run() -> None:
+        store = MemoryMatchStore()
+        matches = Matches(store, None, Settings())
+        person = AccountRow(1, None, "Ana", "guest")
+        master = await matches.create_solo(person, "maatatahay", bots="random", seed=2)
+        rng = random.Random(3)
+        while not master.over:
+            seat = master.state.deciding_seats()[0]
+            await master.submit(seat, rng.choice(master.state.legal_actions(seat)), version=None)
+        watcher = FakeConnection(None, store)
+        await master.attach(watcher)
+        assert await matches.get(master.id) is master  # watched: kept
+        master.detach(watcher)
+        again = await matches.get(master.id)  # dropped, then loaded from the store
+        assert again is not None and again is not master
+        assert again.over and again.state.to_json() == master.state.to_json()
 
     asyncio.run(run())

@@ -20,6 +20,9 @@ from meeple.server.repository import AccountRow
 from meeple.server.settings import Settings
 from meeple.server.store import MatchStore, SeatHolder, StoredMatch
 
+FORGET_ABOVE = 256
+"""How many masters may be in memory before finished, unwatched ones are dropped."""
+
 PLAYED = ("playing", "over")
 """The statuses of a match that has a master (a room waiting for players has none)."""
 
@@ -63,7 +66,12 @@ class Matches:
         return len(self._masters)
 
     async def get(self, match_id: str) -> MatchMaster | None:
-        """The master of a match (loaded from storage if it is not in memory), or None."""
+        """The master of a match (loaded from storage if it is not in memory), or None.
+
+        Finished matches stay in memory only while someone is connected to them: each
+        lookup drops those nobody watches any more, so memory holds the live matches.
+        """
+        self._forget_finished()
         master = self._masters.get(match_id)
         if master is not None:
             return master
@@ -75,6 +83,13 @@ class Matches:
                     return None
                 master = self._masters[match_id] = self._master(match)
         return master
+
+    def _forget_finished(self) -> None:
+        if len(self._masters) < FORGET_ABOVE:
+            return
+        for match_id, master in list(self._masters.items()):
+            if master.over and not master.connections:
+                del self._masters[match_id]
 
     async def create_solo(
         self,

@@ -79,7 +79,8 @@ def postgres_database() -> Iterator[str]:
         else:
             pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432 and did not start")
     name = f"meeple_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    # template0 takes no connections, so another client busy in template1 cannot block this.
+    asyncio.run(_pg(f'CREATE DATABASE "{name}" TEMPLATE template0'))
     try:
         yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
     finally:

@@ -228,3 +228,19 @@ def test_finished_matches_nobody_watches_leave_memory(monkeypatch: pytest.Monkey
         assert again.over and again.state.to_json() == master.state.to_json()
 
     asyncio.run(run())
+
+
+def test_a_record_that_no_longer_replays_does_not_stop_the_server_starting() -> None:
+    async def run() -> None:
+        store = MemoryMatchStore()
+        good = stored("maatatahay", 2, {}, 1, {})
+        bad = stored("maatatahay", 2, {}, 1, {})
+        bad.id = "broken"
+        bad.actions = [(0, 10**6)]  # not an action of the game
+        await store.create_match(good)
+        await store.create_match(bad)
+        matches = Matches(store, None, Settings())
+        assert await matches.start() == 1
+        assert await matches.get("m1") is not None
+
+    asyncio.run(run())

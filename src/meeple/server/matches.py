@@ -8,17 +8,20 @@ and its bots pick up where they were.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from meeple.core import Game, InvalidOptions, load_game
+from meeple.core import Game, GameError, InvalidOptions, load_game
 from meeple.core.record import MAX_SEED
 from meeple.server.bots import BotRunner, check_bot_name, default_bot
 from meeple.server.master import MatchMaster
 from meeple.server.repository import AccountRow
 from meeple.server.settings import Settings
 from meeple.server.store import MatchStore, SeatHolder, StoredMatch
+
+log = logging.getLogger(__name__)
 
 FORGET_ABOVE = 256
 """How many masters may be in memory before finished, unwatched ones are dropped."""
@@ -60,7 +63,13 @@ class Matches:
     async def start(self) -> int:
         """Rebuild every match still being played; returns how many."""
         for match in await self.store.playing_matches():
-            master = self._master(match)
+            try:
+                master = self._master(match)
+            except GameError:
+                # A record the engine no longer replays (rules changed without a new game
+                # version) must not keep the server from starting: leave it out, loudly.
+                log.exception("match %s does not replay; it is left out", match.id)
+                continue
             self._masters[match.id] = master
             await master.start()
         return len(self._masters)

@@ -242,5 +242,6 @@ def test_a_record_that_no_longer_replays_does_not_stop_the_server_starting() -> 
         matches = Matches(store, None, Settings())
         assert await matches.start() == 1
         assert await matches.get("m1") is not None
+        assert await matches.get("broken") is None
 
     asyncio.run(run())

@@ -90,7 +90,12 @@ class Matches:
                 match = await self.store.load_match(match_id)
                 if match is None or match.status not in PLAYED:
                     return None
-                master = self._masters[match_id] = self._master(match)
+                try:
+                    master = self._master(match)
+                except GameError:
+                    log.exception("match %s does not replay", match_id)
+                    return None
+                self._masters[match_id] = master
         return master
 
     def _forget_finished(self) -> None:

@@ -10,9 +10,9 @@ import pytest
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Bot, GreedyBot, RandomBot, make_bot
 from meeple.ai.evaluators import default_evaluator, get_evaluator
-from meeple.ai.evaluators.maatatahay import evaluate_maatatahay, evaluate_view
 from meeple.core import Action, Event, Game, GameInfo, Outcome, Rng, Seat, State, load_game
 from meeple.core.types import JSON
+from meeple.games.maatatahay.evaluate import evaluate_maatatahay, evaluate_view
 
 
 class TakeAway(Game):

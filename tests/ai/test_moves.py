@@ -8,11 +8,11 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Budget, Mcts, MctsConfig
-from meeple.ai.maatatahay_moves import maatatahay_moves
 from meeple.ai.moves import move_filter
 from meeple.core import Game, State, load_game
 from meeple.games.maatatahay import notation as ids
 from meeple.games.maatatahay.data import ARROW_TARGETS, KEEPS, TILES_PER_SEAT
+from meeple.games.maatatahay.move_order import maatatahay_moves
 from meeple.games.maatatahay.rules import EMPTY, FINISH, PLACE, MaatatahayState
 
 

@@ -11,9 +11,9 @@ from typer.testing import CliRunner, Result
 
 from meeple.cli.main import app
 from meeple.cli.render import render_json, render_view, renderer_for
-from meeple.cli.render.maatatahay import render_maatatahay
 from meeple.cli.undo import branches_of
 from meeple.core import MatchRecord, load_game
+from meeple.games.maatatahay.draw import render_maatatahay
 
 runner = CliRunner(env={"COLUMNS": "140", "NO_COLOR": "1"})
 MANY_ONES = "1\n" * 400

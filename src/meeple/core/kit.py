@@ -19,11 +19,12 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
   and judged by the evaluator (``None``: play to the end); ``finish_turn``: the seat to move at
   a search leaf first finishes its turn with the game's :class:`HeuristicPolicy`.
   :class:`Rollout` is the plain frozen value.
-- :class:`Drawing` -- ``board(view)``: a seat's view drawn for the terminal, and
-  ``report(events, view)``: the events a transition made, told as sentences, or ``None`` when
-  nothing is worth telling. Both return a *rich* renderable (a ``rich`` Text, Table, Panel or a
-  plain ``str``); ``core`` does not import ``rich``, so the type here is ``object``, and the CLI
-  hands it to ``Console.print``.
+- :class:`Drawing` (:class:`BoardDrawing` is the plain one) -- ``board(view)``: a seat's view
+  drawn for the terminal, and ``report(events, view)``: the events a transition made, told as
+  sentences, or ``None`` when nothing is worth telling. Both return a *rich* renderable (a
+  ``rich`` Text, Table, Panel or a plain ``str``); ``core`` does not import ``rich``, so the
+  type here is ``object``, and the CLI hands it to ``Console.print``. A game names its drawing
+  module with :class:`DrawingModule`, so that importing the rules never imports ``rich``.
 - :class:`HeuristicPolicy` -- ``choose(state, seat, rng) -> Action``: the game's rules of thumb,
   the ``heuristic`` bot of that game. It draws every random choice from ``rng`` (the bot's own
   generator) and keeps no other state, so one policy object serves every bot.
@@ -37,6 +38,7 @@ Every field is required: a kit that leaves one out does not type-check and does 
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -131,6 +133,48 @@ class Drawing(Protocol):
         ...
 
 
+def no_report(events: Sequence[Event], view: JSON) -> None:
+    """The report of a game whose drawing tells no events: nothing."""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDrawing:
+    """The plain :class:`Drawing`: a board function and a report function."""
+
+    board: Callable[[JSON], object]
+    report: Callable[[Sequence[Event], JSON], object | None] = no_report
+
+
+@dataclass(frozen=True, slots=True)
+class DrawingModule:
+    """A :class:`Drawing` kept in a module that is imported when first drawn.
+
+    A game's drawing builds ``rich`` renderables; holding it by module name means that loading
+    the rules (a bot, the server, a learner) never loads the terminal library. The module must
+    define ``DRAWING``, a :class:`BoardDrawing`.
+    """
+
+    module: str
+
+    def load(self) -> BoardDrawing:
+        """The module's ``DRAWING``.
+
+        Raises:
+            TypeError: when the module defines no ``DRAWING`` of the right type.
+        """
+        drawing = getattr(importlib.import_module(self.module), "DRAWING", None)
+        if not isinstance(drawing, BoardDrawing):
+            raise TypeError(f"{self.module} defines no DRAWING (a BoardDrawing): {drawing!r}")
+        return drawing
+
+    def board(self, view: JSON) -> object:
+        return self.load().board(view)
+
+    def report(self, events: Sequence[Event], view: JSON) -> object | None:
+        return self.load().report(events, view)
+
+
 def check_can_decide(state: State, seat: Seat) -> list[Action]:
     """The seat's legal actions, or a clear :class:`ValueError` when it has none."""
     actions = state.legal_actions(seat)
@@ -185,7 +229,9 @@ class GameKit:
 
 __all__ = [
     "FINAL_RETURNS",
+    "BoardDrawing",
     "Drawing",
+    "DrawingModule",
     "Evaluator",
     "GameKit",
     "HeuristicPolicy",
@@ -197,4 +243,5 @@ __all__ = [
     "check_can_decide",
     "final_returns",
     "keep_all",
+    "no_report",
 ]

@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.core.kit import BoardDrawing
 from meeple.core.types import JSON
 
 SIZE = 5
@@ -291,3 +292,7 @@ def outcome_text(outcome: Mapping[str, Any], tribes: Sequence[str]) -> str:
     names = [tribes[w] if isinstance(w, int) and w < len(tribes) else str(w) for w in winners]
     who = "Draw" if not names else " and ".join(names) + " win" + ("s" if len(names) == 1 else "")
     return f"{who} ({outcome.get('reason', '?')})"
+
+
+DRAWING = BoardDrawing(render_maatatahay)
+"""Maatatahay's terminal drawing (its kit names this module)."""

@@ -1,0 +1,23 @@
+"""What the shared layers know of Maatatahay: its one :class:`~meeple.core.kit.GameKit`."""
+
+from __future__ import annotations
+
+from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator
+from meeple.games.maatatahay.evaluate import evaluate_maatatahay
+from meeple.games.maatatahay.game import Maatatahay
+from meeple.games.maatatahay.heuristic import MaatatahayHeuristic
+from meeple.games.maatatahay.move_order import maatatahay_moves
+
+KIT = GameKit(
+    name="maatatahay",
+    games=(Maatatahay,),
+    # Four points read as a clear lead: a search values a score tanh(score / 4).
+    evaluator=ScaledEvaluator(evaluate_maatatahay, scale=4.0),
+    move_order=maatatahay_moves,
+    # Random matches run about 60 actions: a playout to the end is cheap enough.
+    rollout=Rollout(playout_limit=None, finish_turn=False),
+    draw=DrawingModule("meeple.games.maatatahay.draw"),
+    heuristic=MaatatahayHeuristic(),
+    # The generic writer for now; the adapters still look up their own writer by name.
+    tensor=None,
+)

@@ -21,12 +21,12 @@ import numpy as np
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoders.layout import BlockEncoder
-from meeple.adapters.encoders.maiterra import MaiterraEncoder
-from meeple.adapters.encoding import ViewEncoder, canonical_json, encoder_for
 from meeple.core import Game, State, load_game
+from meeple.core.encoding import ViewEncoder, canonical_json, encoder_for
 from meeple.core.rng import Rng
+from meeple.core.tensor import BlockEncoder
 from meeple.games.maiterra.data import RULES
+from meeple.games.maiterra.tensor import MaiterraEncoder
 
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("maatatahay", 2, {}),
@@ -195,6 +195,7 @@ def test_numbers_outside_a_byte_are_written_whole_and_floats_refused() -> None:
 MAITERRA_CASES = [case for case in CASES if case[0] == "maiterra"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "seats", "options"),
     MAITERRA_CASES,

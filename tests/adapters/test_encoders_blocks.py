@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from meeple.adapters.encoders.layout import BlockEncoder
-from meeple.adapters.encoding import Vector, encoder_for
 from meeple.core import Game, State, load_game
+from meeple.core.encoding import Vector, encoder_for
+from meeple.core.tensor import BlockEncoder
 from tests.adapters.test_encoders import CASES, IDS, sample_states
 
 Check = Callable[[BlockEncoder, Vector, dict[str, Any]], None]
@@ -121,8 +121,8 @@ def check_outcome(encoder: BlockEncoder, vector: Vector, outcome: dict[str, Any]
 
 
 def check_manafields(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]) -> None:
-    from meeple.adapters.encoders.manafields import STATS, TYPES, UNIT_NUMBERS  # noqa: PLC0415
     from meeple.games.manafields.data import FACTIONS, KINDS, NAMES  # noqa: PLC0415
+    from meeple.games.manafields.tensor import STATS, TYPES, UNIT_NUMBERS  # noqa: PLC0415
 
     read = encoder.layout.read
     assert one_hot(read(vector, "seat")) == view["seat"]
@@ -163,10 +163,10 @@ def check_manafields(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]
 
 
 def check_maiterra(encoder: BlockEncoder, vector: Vector, view: dict[str, Any]) -> None:
-    from meeple.adapters.encoders.maiterra import SEAT_NUMBERS  # noqa: PLC0415
     from meeple.games.maiterra import notation as ids  # noqa: PLC0415
     from meeple.games.maiterra.data import BUILDING_NAMES, CARD_NAMES, RULES, cell_of  # noqa: PLC0415
     from meeple.games.maiterra.rules import PHASES  # noqa: PLC0415
+    from meeple.games.maiterra.tensor import SEAT_NUMBERS  # noqa: PLC0415
 
     read = encoder.layout.read
     assert one_hot(read(vector, "seat")) == view["seat"]

@@ -1,8 +1,8 @@
-"""The compiled encoders are the ones in use, and write the Python encoders' vectors.
+"""The compiled writers, where installed, are the ones in use and write the Python ones' vectors.
 
-``pip install -e .`` (which ``scripts/test`` runs) compiles them, so a missing one fails
-here rather than being skipped; ``MEEPLE_NO_EXT=1`` asks for the Python path on purpose,
-and then the tests check that it is the one in use.
+They are the optional ``meeple-fast`` distribution (``pip install ./fast``): without it, or
+with ``MEEPLE_NO_EXT=1``, the Python path is the one in use, and these tests check that. CI
+(``scripts/test``) installs it and checks that it imports, so there the comparisons run.
 """
 
 from __future__ import annotations
@@ -11,24 +11,26 @@ import itertools
 import os
 import random
 from collections.abc import Iterator
+from importlib.util import find_spec
 from typing import Any
 
 import numpy as np
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoders.layout import NO_EXTENSIONS, compiled_module
-from meeple.adapters.encoders.maatatahay import MaatatahayEncoder
-from meeple.adapters.encoders.manafields import ManafieldsEncoder
-from meeple.adapters.encoders.masks import mask_writer
-from meeple.adapters.encoding import encoder_for
+from meeple.adapters.masks import mask_writer
 from meeple.core import Game, State, load_game
+from meeple.core.encoding import encoder_for
+from meeple.core.tensor import COMPILED_PACKAGE, NO_EXTENSIONS, compiled_module
 from meeple.games.maatatahay.rules import PHASES
+from meeple.games.maatatahay.tensor import MaatatahayEncoder
 from meeple.games.manafields.data import FACTIONS
+from meeple.games.manafields.tensor import ManafieldsEncoder
 
-WITHOUT_EXTENSIONS = os.environ.get(NO_EXTENSIONS) == "1"
+INSTALLED = find_spec(COMPILED_PACKAGE) is not None
+WITHOUT_EXTENSIONS = os.environ.get(NO_EXTENSIONS) == "1" or not INSTALLED
 needs_extensions = pytest.mark.skipif(
-    WITHOUT_EXTENSIONS, reason=f"{NO_EXTENSIONS}=1 asks for the Python encoders"
+    not INSTALLED, reason="the compiled writers are not installed (pip install ./fast)"
 )
 
 MAATATAHAY_OPTIONS: list[dict[str, Any]] = [
@@ -71,8 +73,7 @@ def every_state(game: Game, playouts: int = PLAYOUTS) -> Iterator[State]:
 
 
 def test_the_installed_encoders_are_the_compiled_ones() -> None:
-    # Without a compiler the install still works, with the Python encoders; CI has one,
-    # so a missing extension is a broken build, not a reason to skip.
+    # Without meeple-fast the install works with the Python encoders.
     for name, kind in (("maatatahay", MaatatahayEncoder), ("manafields", ManafieldsEncoder)):
         game = load_game(name, 2)
         encoder = encoder_for(game)
@@ -85,8 +86,6 @@ def test_the_installed_maatatahay_encoder_is_the_compiled_one() -> None:
     game = load_game("maatatahay", 2)
     encoder = encoder_for(game)
     assert isinstance(encoder, MaatatahayEncoder)
-    # Without a compiler the install still works, with the Python encoder; CI has one,
-    # so a missing extension is a broken build, not a reason to skip.
     assert encoder.compiled is not WITHOUT_EXTENSIONS
     assert not MaatatahayEncoder(game, compiled=False).compiled
 
@@ -115,10 +114,9 @@ def test_compiled_maatatahay_encoder_refuses_another_games_state() -> None:
 
 
 @needs_extensions
-def test_compiled_maatatahay_reads_slots_as_getattr_does() -> None:
-    """The writer reads the state's slots by their offsets when the state is exactly the
-    game's class, and by getattr otherwise: the same vectors, each a new array; a slot
-    never set raises AttributeError."""
+def test_compiled_maatatahay_reads_fields_by_name() -> None:
+    """The writer reads the state's fields by name (getattr), so a subclass reads alike:
+    the same vectors, each a new array; a field never set raises AttributeError."""
     game = load_game("maatatahay", 2)
     encoder = MaatatahayEncoder(game, compiled=True)
     state_type = type(game.new_initial_state(0))
@@ -261,7 +259,7 @@ def test_compiled_masks_equal_the_python_ones() -> None:
 
 @needs_extensions
 def test_compiled_mask_writer_refuses_a_template_not_zeroed() -> None:
-    fast = compiled_module("_fast_mask", True)
+    fast = compiled_module("mask", True)
     assert fast is not None
     with pytest.raises(ValueError, match="zeros"):
         fast.MaskWriter(np.ones(4, np.int8))

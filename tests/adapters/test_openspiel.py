@@ -12,8 +12,8 @@ from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import make_observation
 
 from meeple.adapters import openspiel
-from meeple.adapters.encoding import canonical_json, encoder_for
 from meeple.core import game_class
+from meeple.core.encoding import canonical_json, encoder_for
 from tests.adapters.conftest import CONFIGURATIONS, IDS
 
 openspiel.register_games()  # the toy games registered after the adapter was imported
@@ -38,6 +38,7 @@ def playout(state: pyspiel.State, rng: random.Random) -> pyspiel.State:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats"), CONFIGURATIONS, ids=IDS)
 def test_random_sim_test_with_serialization(name: str, seats: int) -> None:
     pyspiel.random_sim_test(load(name, seats), num_sims=1, serialize=True, verbose=False)
@@ -161,6 +162,7 @@ def test_mcts_bot_with_random_rollouts_plays_maatatahay() -> None:
     assert state.meeple.outcome() is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats"), SIMULTANEOUS, ids=[f"{n}-{s}" for n, s in SIMULTANEOUS])
 def test_simultaneous_game_through_convert_to_turn_based(name: str, seats: int) -> None:
     turn_based = pyspiel.convert_to_turn_based(load(name, seats))

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from meeple.adapters.encoding import action_mask, canonical_json, encoder_for
 from meeple.adapters.pettingzoo import aec_env, parallel_env
 from meeple.core import game_class
+from meeple.core.encoding import action_mask, canonical_json, encoder_for
 from tests.adapters.conftest import CONFIGURATIONS, IDS
 
 # PettingZoo's api_test warns about dict observations (and Dict observation spaces) unless

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from meeple.adapters.encoding import action_mask, encoder_for
 from meeple.adapters.trajectories import trajectories
 from meeple.cli.main import app
 from meeple.cli.selfplay import play_match
 from meeple.core import MatchRecord, load_game
+from meeple.core.encoding import action_mask, encoder_for
 
 
 def records(name: str, seats: int, count: int) -> list[MatchRecord]:

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=True, wraparound=False, cdivision=True
 """Maatatahay's observation vector in compiled code.
 
-The same vector as :class:`meeple.adapters.encoders.maatatahay.MaatatahayEncoder`'s Python
+The same vector as :class:`meeple.games.maatatahay.tensor.MaatatahayEncoder`'s Python
 path, which stays the reference (``tests/adapters/test_fast_encoders.py`` proves the two
 equal, float for float): this module reads the state's lists and writes the vector into a
 copy of the encoder's template. Everything it needs to know about the layout and the rules
@@ -18,35 +18,8 @@ from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 
 cimport cython
 
-# The state's fields, read straight from its slots where the state is exactly the game's
-# state class and every field is a plain slot (a member descriptor): the descriptors'
-# offsets are looked up once, when the writer is made, and a slot never set raises
-# AttributeError as getattr would. Any other state is read by getattr.
-cdef extern from *:
-    """
-    #include <structmember.h>
-    static Py_ssize_t meeple_slot_offset(PyObject *descr, Py_ssize_t basicsize) {
-        PyMemberDef *member;
-        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
-        member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
-        if (member->offset < (Py_ssize_t)sizeof(PyObject)
-            || member->offset > basicsize - (Py_ssize_t)sizeof(PyObject *)) return -1;
-        return member->offset;
-    }
-    static PyObject *meeple_slot_get(PyObject *obj, Py_ssize_t offset, PyObject *name) {
-        PyObject *value = *(PyObject **)((char *)obj + offset);
-        if (value == NULL) {
-            PyErr_SetObject(PyExc_AttributeError, name);
-            return NULL;
-        }
-        Py_INCREF(value);
-        return value;
-    }
-    """
-    Py_ssize_t meeple_slot_offset(object descr, Py_ssize_t basicsize)
-    object meeple_slot_get(object obj, Py_ssize_t offset, object name)
-
+# The state's fields are read by name (``getattr``, CPython's public PyObject_GetAttr): no
+# object's layout is assumed.
 FIELDS = (
     "tile",
     "facing",
@@ -148,8 +121,6 @@ cdef class MaatatahayWriter:
     cdef object template, state_type, empty, dtype
     cdef bytes blank
     cdef Py_ssize_t length
-    cdef Py_ssize_t offsets[N_FIELDS]
-    cdef bint slots
 
     def __init__(
         self,
@@ -224,21 +195,11 @@ cdef class MaatatahayWriter:
                 else CONVERT if tile.ability is not None
                 else NO_ABILITY
             )
-        self.slots = True
-        for i, name in enumerate(FIELDS):
-            descr = next((vars(k)[name] for k in state_type.__mro__ if name in vars(k)), None)
-            self.offsets[i] = (
-                -1 if descr is None else meeple_slot_offset(descr, state_type.__basicsize__)
-            )
-            if self.offsets[i] < 0:
-                self.slots = False
         self.n_progressive = len(progressive)
         for i in range(self.n_progressive):
             self.progressive[i] = progressive[i]
 
     cdef inline object _field(self, state, bint fast, int which):
-        if fast:
-            return meeple_slot_get(state, self.offsets[which], FIELDS[which])
         return getattr(state, FIELDS[which])
 
     @cython.boundscheck(False)
@@ -297,7 +258,7 @@ cdef class MaatatahayWriter:
 
     @cython.boundscheck(False)
     cdef int _write(self, float* out, Py_ssize_t size, state, int seat) except -1:
-        cdef bint fast = self.slots and type(state) is self.state_type
+        cdef bint fast = False
         cdef list tile = self._field(state, fast, F_TILE)
         cdef list facing = self._field(state, fast, F_FACING)
         cdef list living = self._field(state, fast, F_LIVING)

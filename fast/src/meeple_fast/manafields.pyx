@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=True, wraparound=False, cdivision=True
 """Manafields' observation vector in compiled code.
 
-The same vector as :class:`meeple.adapters.encoders.manafields.ManafieldsEncoder`'s Python
+The same vector as :class:`meeple.games.manafields.tensor.ManafieldsEncoder`'s Python
 path, which stays the reference (``tests/adapters/test_fast_encoders.py`` proves the two
 equal, float for float): this module reads the state's lists and writes the vector into a
 copy of the encoder's template. Everything it needs to know about the layout and the rules

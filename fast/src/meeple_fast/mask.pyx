@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=True, wraparound=False
 """Action masks in compiled code: a new zeroed int8 array, 1 at each legal id.
 
-The same arrays as :func:`meeple.adapters.encoders.masks.mask_writer`'s Python path
+The same arrays as :func:`meeple.adapters.masks.mask_writer`'s Python path
 (``template.copy()`` then ``put``), in one call instead of three numpy ones.
 """
 

@@ -5,7 +5,7 @@ bot called ``opponent`` (any name :func:`meeple.ai.make_bot` knows) plays every 
 Importing this module also registers ``meeple/<Title>-v<version>`` ids, so
 ``gymnasium.make("meeple/Maatatahay-v1", opponent="random")`` works.
 
-- **Observation.** The learner's view, encoded by :func:`meeple.adapters.encoding.encoder_for`
+- **Observation.** The learner's view, encoded by :func:`meeple.core.encoding.encoder_for`
   (a float32 Box). The legal actions come in ``info["action_mask"]`` and from
   :meth:`MeepleEnv.action_masks` (the name maskable learners look for).
 - **Steps.** One learner decision per step; the bots play until the learner decides again
@@ -32,9 +32,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoding import Vector, action_mask, canonical_json, encoder_for
 from meeple.ai import Bot, make_bot
 from meeple.core import Game, GameInfo, Seat, State, load_game, mix_seed, registered
+from meeple.core.encoding import action_mask, canonical_json, encoder_for
+from meeple.core.tensor import Vector
 
 SEED_BITS = 53
 

@@ -28,7 +28,7 @@ the rest. The mapping:
   implicit randomness, SAMPLED_STOCHASTIC, cannot serialize Python games: pyspiel does not
   let Python implement the game's RNG-state hooks.)
 - **Observations.** Strings are the canonical JSON of ``state.view(player)``; tensors come
-  from :func:`meeple.adapters.encoding.encoder_for`. meeple views are meant to carry what a
+  from :func:`meeple.core.encoding.encoder_for`. meeple views are meant to carry what a
   seat knows, so the information state is the view as well (no history is appended). Before
   the deal every seat observes ``{}`` and a zero tensor.
 - **Clone and serialization.** pyspiel copies a Python state's ``__dict__``: the meeple state
@@ -49,7 +49,6 @@ import numpy as np
 import pyspiel
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoding import Vector, canonical_json, encoder_for
 from meeple.core import (
     Game,
     GameInfo,
@@ -61,7 +60,9 @@ from meeple.core import (
     mix_seed,
     registered,
 )
+from meeple.core.encoding import canonical_json, encoder_for
 from meeple.core.game import action_integer
+from meeple.core.tensor import Vector
 
 PREFIX = "meeple_"
 DEALS = 4096

@@ -2,7 +2,7 @@
 
 ``aec_env("maatatahay")`` and ``parallel_env("maiterra", seats=4, options={"teams": "1212"})``.
 Agents are ``seat_0 .. seat_{n-1}``. An observation is a dict: ``observation``, the seat's
-view encoded by :func:`meeple.adapters.encoding.encoder_for` (float32), and ``action_mask``
+view encoded by :func:`meeple.core.encoding.encoder_for` (float32), and ``action_mask``
 (int8, one entry per action id, 1 where legal). Rewards come at the end: meeple's returns,
 +1 per winner, -1 per other seat, 0 for all on a draw.
 
@@ -35,9 +35,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoders.masks import mask_writer
-from meeple.adapters.encoding import canonical_json, encoder_for
+from meeple.adapters.masks import mask_writer
 from meeple.core import Game, InvalidAction, Seat, State, load_game
+from meeple.core.encoding import canonical_json, encoder_for
 
 SEED_BITS = 53
 """Match seeds stay below 2**53, as in match records."""

@@ -2,7 +2,7 @@
 
 Every decision of a record becomes one row for the seat that took it, with the same tensors a
 learner sees in the environments: the seat's view encoded by
-:func:`meeple.adapters.encoding.encoder_for` and its action mask, both taken *before* the
+:func:`meeple.core.encoding.encoder_for` and its action mask, both taken *before* the
 action. The reward is 0 except on a seat's last decision of a finished match, which carries
 the seat's return (+1 win, -1 loss, 0 draw); ``done`` marks that row. Records of
 unfinished matches give rows without a final reward.
@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoding import action_mask, encoder_for
 from meeple.core import Game, GameError, InvalidRecord, MatchRecord
+from meeple.core.encoding import action_mask, encoder_for
 
 FORMAT = "meeple-trajectories/1"
 

@@ -5,9 +5,9 @@ PettingZoo and Gymnasium observations, exported trajectories -- comes from
 :func:`encoder_for`: ``encoder.observe(state, seat)`` shows what ``state.view(seat)`` shows
 and nothing else, so a learner sees what a seat may see, exactly as a person at the table does.
 
-Games may register a hand-written encoder (:func:`register_encoder`); the games of
-:mod:`meeple.adapters.encoders` do, reading the state's fields straight into the vector
-(their tests prove the result is a function of the view alone). Without one, the generic
+A game package may ship its own writer (``games/<name>/tensor.py``, reading the state's fields
+straight into the vector; their tests prove the result is a function of the view alone): its
+kit's ``tensor`` factory, found by :func:`tensor_factory`. Without one, the generic
 :class:`ViewEncoder` encodes ``state.view(seat)`` itself: it learns the *shape* of a game's
 views from the views of a few seeded random playouts (every seat, every step) and lays them
 out as follows:
@@ -26,56 +26,29 @@ the layout reaches and the rest is dropped: the encoder never fails during a mat
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from importlib.util import find_spec
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from meeple.core import JSON, Game, Seat, State
-
-VALUE_BOUND = 1e6
-"""Numbers are clipped to ``[-VALUE_BOUND, VALUE_BOUND]`` so observation spaces are finite."""
+from meeple.core.errors import UnknownGame
+from meeple.core.game import Game, State
+from meeple.core.registry import kit_for
+from meeple.core.tensor import VALUE_BOUND, TensorWriter, Vector
+from meeple.core.types import JSON, Seat
 
 LEARNING_PLAYOUTS = 6
 """How many seeded random playouts the generic encoder reads to learn a game's view shape."""
 
-Vector = npt.NDArray[np.float32]
+Encoder = TensorWriter
+"""The name the adapters knew the writer Protocol by."""
 
-
-class Encoder(Protocol):
-    """Turns what a seat sees of a state into a flat float32 vector of a fixed size."""
-
-    @property
-    def size(self) -> int: ...
-
-    @property
-    def low(self) -> Vector:
-        """The smallest value of each element (for observation spaces)."""
-        ...
-
-    @property
-    def high(self) -> Vector:
-        """The largest value of each element."""
-        ...
-
-    def observe(self, state: State, seat: Seat) -> Vector:
-        """A new vector: what ``state.view(seat)`` shows, encoded."""
-        ...
-
-    def shared(self, state: State) -> Any:
-        """What every seat's vector has in common, for :meth:`personal` (an adapter showing
-        one position to several seats works it out once)."""
-        ...
-
-    def personal(self, shared: Any, state: State, seat: Seat) -> Vector:
-        """A new vector, equal to ``observe(state, seat)``, from ``shared(state)``."""
-        ...
-
-
-EncoderFactory = Callable[[Game], Encoder]
+EncoderFactory = Callable[[Game], TensorWriter]
 
 
 def canonical_json(view: JSON) -> str:
@@ -277,29 +250,52 @@ def sample_views(game: Game, playouts: int) -> Iterator[JSON]:
 
 
 _FACTORIES: dict[str, EncoderFactory] = {}
-_ENCODERS: dict[Game, Encoder] = {}
-_LAST_ENCODER: list[tuple[Game, Encoder]] = []
+"""Writers put in place of a game's own by :func:`register_encoder` (benchmarks, tests)."""
+_ENCODERS: dict[Game, TensorWriter] = {}
+_LAST_ENCODER: list[tuple[Game, TensorWriter]] = []
 """The game :func:`encoder_for` was last asked about, and its encoder."""
+
+TENSOR_MODULE = "tensor"
+"""The module of a game package that holds its writer factory ``writer(game)``."""
 
 
 def register_encoder(game_name: str, factory: EncoderFactory) -> None:
-    """Use ``factory(game)`` instead of the generic encoder for the game called ``game_name``."""
+    """Use ``factory(game)`` instead of the game's own writer for the game called ``game_name``."""
     _FACTORIES[game_name] = factory
     for game in [g for g in _ENCODERS if g.info.name == game_name]:
         del _ENCODERS[game]
     _LAST_ENCODER.clear()
 
 
-def encoder_for(game: Game) -> Encoder:
+def tensor_factory(game: Game) -> EncoderFactory:
+    """The one place a game's writer factory is looked up.
+
+    In order: one put in place by :func:`register_encoder`; the ``tensor`` of the game's kit;
+    a ``writer`` in the ``tensor`` module of the game class's package (while kits leave
+    ``tensor`` empty); else the generic :meth:`ViewEncoder.learn`."""
+    factory = _FACTORIES.get(game.info.name)
+    if factory is not None:
+        return factory
+    try:
+        kit_tensor = kit_for(game).tensor
+    except UnknownGame:
+        kit_tensor = None
+    if kit_tensor is not None:
+        return cast(EncoderFactory, kit_tensor)
+    package = type(game).__module__.rpartition(".")[0]
+    name = f"{package}.{TENSOR_MODULE}"
+    if package and find_spec(name) is not None:
+        return cast(EncoderFactory, importlib.import_module(name).writer)
+    return ViewEncoder.learn
+
+
+def encoder_for(game: Game) -> TensorWriter:
     """The encoder of a configured game (built once per configuration, then cached)."""
     if _LAST_ENCODER and _LAST_ENCODER[0][0] is game:
         return _LAST_ENCODER[0][1]  # the same game object again: no hash (a dear one) needed
     encoder = _ENCODERS.get(game)
     if encoder is None:
-        import meeple.adapters.encoders  # noqa: F401, PLC0415 (registers the games' own)
-
-        factory = _FACTORIES.get(game.info.name, ViewEncoder.learn)
-        encoder = _ENCODERS[game] = factory(game)
+        encoder = _ENCODERS[game] = tensor_factory(game)(game)
     _LAST_ENCODER[:] = [(game, encoder)]
     return encoder
 

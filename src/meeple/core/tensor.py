@@ -1,4 +1,11 @@
-"""Named blocks of an observation vector, and the base of the per-game encoders.
+"""Observation tensors: the writer Protocol, named blocks of a vector, the per-game base.
+
+A game's observation tensor writer (:class:`TensorWriter`) turns what a seat sees of a state
+into a flat float32 vector of a fixed size. A game package may ship its own in
+``games/<name>/tensor.py`` (a factory ``writer(game) -> TensorWriter``, registered in its kit);
+without one, :class:`meeple.core.encoding.ViewEncoder` lays out ``state.view(seat)`` itself.
+NumPy is needed here: it comes with the ``research`` extra, and nothing a player runs imports
+this module.
 
 A per-game encoder lays its vector out as a sequence of named blocks (``board.tile``,
 ``storage``...), each a small array of a fixed shape with the same bounds throughout. The
@@ -17,23 +24,64 @@ from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from meeple.adapters.encoding import VALUE_BOUND, Vector
-from meeple.core import Game, Seat, State
+from meeple.core.game import Game, State
+from meeple.core.types import Seat
+
+VALUE_BOUND = 1e6
+"""Numbers are clipped to ``[-VALUE_BOUND, VALUE_BOUND]`` so observation spaces are finite."""
+
+Vector = npt.NDArray[np.float32]
+
+
+class TensorWriter(Protocol):
+    """Turns what a seat sees of a state into a flat float32 vector of a fixed size."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def low(self) -> Vector:
+        """The smallest value of each element (for observation spaces)."""
+        ...
+
+    @property
+    def high(self) -> Vector:
+        """The largest value of each element."""
+        ...
+
+    def observe(self, state: State, seat: Seat) -> Vector:
+        """A new vector: what ``state.view(seat)`` shows, encoded."""
+        ...
+
+    def shared(self, state: State) -> Any:
+        """What every seat's vector has in common, for :meth:`personal` (an adapter showing
+        one position to several seats works it out once)."""
+        ...
+
+    def personal(self, shared: Any, state: State, seat: Seat) -> Vector:
+        """A new vector, equal to ``observe(state, seat)``, from ``shared(state)``."""
+        ...
+
 
 NO_EXTENSIONS = "MEEPLE_NO_EXT"
-"""Set to 1 to make the encoders use their Python path even where the compiled one is built."""
+"""Set to 1 to make the writers use their Python path even where the compiled ones are
+installed (``pip install ./fast``, the ``meeple-fast`` distribution)."""
+
+COMPILED_PACKAGE = "meeple_fast"
+"""The optional distribution of compiled writers (``fast/`` in the repository)."""
 
 
 def compiled_module(name: str, wanted: bool | None) -> ModuleType | None:
-    """The compiled writer ``meeple.adapters.encoders.<name>``, or None for the Python path.
+    """The compiled writer ``meeple_fast.<name>``, or None for the Python path.
 
-    ``wanted`` None: the compiled one where it is built, unless ``MEEPLE_NO_EXT=1``; False:
-    never; True: the compiled one or ImportError."""
+    ``wanted`` None: the compiled one where it is installed, unless ``MEEPLE_NO_EXT=1``;
+    False: never; True: the compiled one or ImportError."""
     if wanted is False or (wanted is None and os.environ.get(NO_EXTENSIONS) == "1"):
         return None
     try:
-        return importlib.import_module(f"meeple.adapters.encoders.{name}")
+        return importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
     except ImportError:
         if wanted:
             raise
@@ -107,7 +155,7 @@ class Layout:
         return "\n".join(lines)
 
 
-class Writer(Protocol):
+class CompiledWriter(Protocol):
     """A compiled writer: the whole vector of ``seat``, or with ``seat`` -1 the shared part."""
 
     def observe(self, state: Any, seat: int) -> Vector: ...
@@ -135,7 +183,7 @@ class BlockEncoder:
         self._low = self._high = self._template = np.zeros(0, np.float32)
         self.compiled = False
 
-    def use_writer(self, writer: Writer) -> None:
+    def use_writer(self, writer: CompiledWriter) -> None:
         """Let a compiled writer make every vector in place of the Python path.
 
         :meth:`observe` and :meth:`shared` are bound to it on the instance, so a call

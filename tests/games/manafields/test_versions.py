@@ -10,12 +10,12 @@ from importlib import resources
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.encoders.manafields import STATS as ENCODED_STATS
-from meeple.adapters.encoders.manafields import ManafieldsEncoder
 from meeple.core import UnknownGame, load_game
 from meeple.games.manafields import ManafieldsState
 from meeple.games.manafields.data import FACTIONS, RULES, SLOTS, ZOMBIE, load_rules, unit_types
 from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields
+from meeple.games.manafields.tensor import STATS as ENCODED_STATS
+from meeple.games.manafields.tensor import ManafieldsEncoder
 
 VERSIONS = sorted(RULES.roster_versions)
 

@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from meeple.adapters.encoders.layout import BlockEncoder
-from meeple.adapters.encoding import Vector
 from meeple.core import Game, Seat, State
+from meeple.core.tensor import BlockEncoder, Vector
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
     CARD_NAMES,
@@ -323,3 +322,8 @@ def _counts(cards: list[int]) -> list[int]:
     for card in cards:
         counts[card] += 1
     return counts
+
+
+def writer(game: Game) -> MaiterraEncoder:
+    """The game's tensor writer factory (what its kit's ``tensor`` holds)."""
+    return MaiterraEncoder(game)

@@ -11,11 +11,8 @@ from the game's data tables: the board, the army size, the unit types of every r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from meeple.adapters.encoders.layout import BlockEncoder, compiled_module
-from meeple.adapters.encoding import Vector
 from meeple.core import Game, State
+from meeple.core.tensor import BlockEncoder, Vector, compiled_module
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     EFFECTS,
@@ -35,9 +32,6 @@ from meeple.games.manafields.data import (
 from meeple.games.manafields.rules import ManafieldsState
 from meeple.games.manafields.scoring import EFFECTS as EFFECT_NUMBERS
 from meeple.games.manafields.scoring import SCORING, points_now
-
-if TYPE_CHECKING:
-    from meeple.adapters.encoders._fast_manafields import ManafieldsWriter
 
 SEATS = 2
 TYPES = tuple(UNIT_TYPES)
@@ -77,11 +71,12 @@ def _stats(unit: UnitType) -> list[int]:
 class ManafieldsEncoder(BlockEncoder):
     """The blocks are laid out (and explained) in ``__init__``.
 
-    Where the compiled writer (``_fast_manafields``, built from Cython by ``pip install``)
-    is there, the encoder uses it: the same vector, float for float. The Python path below
-    stays the reference the tests hold it to, and the fallback where no C compiler was at
-    hand (or ``MEEPLE_NO_EXT=1`` asks for it). ``compiled``: None uses the compiled writer
-    where it is built, False never does, True insists (ImportError without it)."""
+    Where the compiled writer is installed (``meeple_fast.manafields``, from ``pip install
+    ./fast``), the encoder uses it: the same vector, float for float. The Python path below
+    is the default install's, and the reference the tests hold the compiled one to
+    (``MEEPLE_NO_EXT=1`` chooses it where both are there). ``compiled``: None uses the
+    compiled writer where it is installed, False never does, True insists (ImportError
+    without it)."""
 
     def __init__(self, game: Game, *, compiled: bool | None = None) -> None:
         super().__init__(game)
@@ -149,9 +144,9 @@ class ManafieldsEncoder(BlockEncoder):
                 ones[uid] = tuple(places)
             self._type_ones.append(ones)
         self._stats = {uid: _stats(unit) for uid, unit in types.items()}
-        fast = compiled_module("_fast_manafields", compiled)
+        fast = compiled_module("manafields", compiled)
         if fast is not None:
-            writer: ManafieldsWriter = fast.ManafieldsWriter(
+            writer = fast.ManafieldsWriter(
                 self.template,
                 ManafieldsState,
                 {name: block.offset for name, block in self.layout.blocks.items()},
@@ -231,3 +226,8 @@ class ManafieldsEncoder(BlockEncoder):
             )
             numbers += self._stats[unit.id]
         return self.write(ones, numbers)
+
+
+def writer(game: Game) -> ManafieldsEncoder:
+    """The game's tensor writer factory (what its kit's ``tensor`` holds)."""
+    return ManafieldsEncoder(game)

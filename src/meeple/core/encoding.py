@@ -281,7 +281,7 @@ def tensor_factory(game: Game) -> EncoderFactory:
     except UnknownGame:
         kit_tensor = None
     if kit_tensor is not None:
-        return cast(EncoderFactory, kit_tensor)
+        return kit_tensor
     package = type(game).__module__.rpartition(".")[0]
     name = f"{package}.{TENSOR_MODULE}"
     if package and find_spec(name) is not None:

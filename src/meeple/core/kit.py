@@ -28,10 +28,11 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
 - :class:`HeuristicPolicy` -- ``choose(state, seat, rng) -> Action``: the game's rules of thumb,
   the ``heuristic`` bot of that game. It draws every random choice from ``rng`` (the bot's own
   generator) and keeps no other state, so one policy object serves every bot.
-- ``tensor`` -- a factory ``Callable[[Game], writer]`` of the game's observation tensor writer
-  (its own fields read straight into a vector), or ``None`` for the generic writer that lays out
-  ``state.view(seat)`` itself. The writer's Protocol lives with the tensor code
-  (``meeple.core.tensor`` once it moves there); until then its type here is ``object``.
+- ``tensor`` -- a factory ``Callable[[Game], TensorWriter]`` of the game's observation tensor
+  writer (:class:`meeple.core.tensor.TensorWriter`: its own fields read straight into a vector),
+  or ``None`` for the generic writer that lays out ``state.view(seat)`` itself. A game names its
+  writer's module with :class:`TensorModule` (a module defining ``writer(game)``), so that
+  importing the rules never imports NumPy.
 
 Every field is required: a kit that leaves one out does not type-check and does not construct.
 """
@@ -42,11 +43,15 @@ import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event
 from meeple.core.types import JSON, Action, Seat
+
+if TYPE_CHECKING:
+    # Only for the type: the writers need NumPy, which the rules never import.
+    from meeple.core.tensor import TensorWriter
 
 
 class Evaluator(Protocol):
@@ -195,8 +200,31 @@ class HeuristicPolicy(Protocol):
     def choose(self, state: State, seat: Seat, rng: random.Random) -> Action: ...
 
 
-TensorFactory = Callable[[Game], object]
+TensorFactory = Callable[[Game], "TensorWriter"]
 """Builds a game configuration's observation tensor writer (see the module docstring)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TensorModule:
+    """A :data:`TensorFactory` kept in a module that is imported when a writer is first built.
+
+    The writers need NumPy (the ``research`` extra); holding them by module name means that
+    playing or serving a game never imports it. The module must define ``writer(game)``.
+    """
+
+    module: str
+
+    def __call__(self, game: Game) -> TensorWriter:
+        """The module's ``writer(game)``.
+
+        Raises:
+            TypeError: when the module defines no callable ``writer``.
+        """
+        factory = getattr(importlib.import_module(self.module), "writer", None)
+        if not callable(factory):
+            raise TypeError(f"{self.module} defines no writer(game): {factory!r}")
+        built: TensorWriter = factory(game)
+        return built
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +268,7 @@ __all__ = [
     "RolloutPolicy",
     "ScaledEvaluator",
     "TensorFactory",
+    "TensorModule",
     "check_can_decide",
     "final_returns",
     "keep_all",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator
+from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
 from meeple.games.maatatahay.game import Maatatahay
 from meeple.games.maatatahay.heuristic import MaatatahayHeuristic
@@ -18,6 +18,5 @@ KIT = GameKit(
     rollout=Rollout(playout_limit=None, finish_turn=False),
     draw=DrawingModule("meeple.games.maatatahay.draw"),
     heuristic=MaatatahayHeuristic(),
-    # The generic writer for now; the adapters still look up their own writer by name.
-    tensor=None,
+    tensor=TensorModule("meeple.games.maatatahay.tensor"),
 )

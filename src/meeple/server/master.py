@@ -175,7 +175,8 @@ class MatchMaster:
             return []
         # The seat's legal actions now, as _advance last computed them.
         return [
-            ActionInfo(id=action, text=self.state.action_to_string(seat, action))
+            # Built from the engine's own output: no need to validate it again.
+            ActionInfo.model_construct(id=action, text=self.state.action_to_string(seat, action))
             for action in self._choices[seat]
         ]
 
@@ -390,7 +391,7 @@ class MatchMaster:
         for connection in list(self.connections):
             seat = connection.seat
             if seat not in frames:
-                frames[seat] = UpdateOut(
+                frames[seat] = UpdateOut.model_construct(
                     version=self.version,
                     events=self._visible(events, seat),
                     view=self.state.view(seat),

@@ -13,7 +13,6 @@ import meeple.cli.play
 from meeple.cli.analyse import MoveNote, annotate
 from meeple.cli.arena import (
     MatchResult,
-    deadline,
     run_arena,
     schedule,
     search_speed,
@@ -103,11 +102,6 @@ def test_the_arena_command(tmp_path: Path) -> None:
     assert (tmp_path / "maatatahay-1-arena.md").exists()
     bad = invoke("arena", "maatatahay", "--bots", "random,deep-thought")
     assert bad.exit_code == 2
-
-
-def test_deadline_says_stop_once_the_time_is_up() -> None:
-    assert deadline(0.0)()
-    assert not deadline(60.0)()
 
 
 def test_hint_in_play(monkeypatch: pytest.MonkeyPatch) -> None:

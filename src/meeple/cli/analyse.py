@@ -6,6 +6,7 @@ hint or a replay annotation takes at most ``seconds`` per position.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from meeple.ai import Analysis, Budget, analyse
 from meeple.ai.analysis import DEFAULT_ITERATIONS
-from meeple.cli.arena import deadline
+from meeple.ai.deadline import deadline
 from meeple.core import JSON, GameError, InvalidRecord, MatchRecord, Seat, State
 
 BLUNDER = 0.25
@@ -30,7 +31,9 @@ def timed_analysis(
     seed: int = 0,
 ) -> Analysis:
     """:func:`analyse` with at most ``iterations``, stopped after ``seconds``."""
-    budget = Budget(iterations, should_stop=deadline(seconds) if seconds > 0 else None)
+    budget = Budget(
+        iterations, should_stop=deadline(seconds, time.perf_counter) if seconds > 0 else None
+    )
     return analyse(state, seat, budget, seed=seed)
 
 

@@ -24,16 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from meeple.ai import Bot, MctsBot, make_bot
+from meeple.ai.deadline import deadline
 from meeple.core import Game, Seat, State, load_game, mix_seed
 from meeple.core.stats import wilson
 
 SEED_MASK = (1 << 53) - 1
-
-
-def deadline(seconds: float) -> Callable[[], bool]:
-    """A ``Budget.should_stop`` that says stop once ``seconds`` have passed from now."""
-    end = time.perf_counter() + seconds
-    return lambda: time.perf_counter() >= end
 
 
 def decide(bot: Bot, state: State, seat: Seat, move_seconds: float | None) -> int:
@@ -42,7 +37,7 @@ def decide(bot: Bot, state: State, seat: Seat, move_seconds: float | None) -> in
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        budget = bot.budget.stopping_when(deadline(move_seconds))
+        budget = bot.budget.stopping_when(deadline(move_seconds, time.perf_counter))
         return bot.search(state, seat, budget).action
     return bot.select(state, seat)
 
@@ -391,7 +386,9 @@ def search_speed(game: Game, seconds: float, positions: int = 5, seed: int = 0) 
         if state.is_terminal():
             state = game.new_initial_state(mix_seed(seed, index))
         seat = state.deciding_seats()[0]
-        budget = Budget(10**9, should_stop=deadline(seconds / positions), check_every=1)
+        budget = Budget(
+            10**9, should_stop=deadline(seconds / positions, time.perf_counter), check_every=1
+        )
         start = time.perf_counter()
         result = Mcts().run(state, seat, budget, index)
         spent += time.perf_counter() - start

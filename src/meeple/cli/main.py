@@ -26,9 +26,11 @@ from meeple.cli.play import (
     team_option,
 )
 from meeple.cli.render import render_view
+from meeple.cli.research import adapter_floor, bench_adapters, vs_openspiel
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
 from meeple.cli.serve import lan, serve
+from meeple.cli.tune import tune_app
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
 
 app = typer.Typer(
@@ -354,3 +356,7 @@ app.command("serve")(serve)
 app.command("lan")(lan)
 app.command("join")(join)
 app.command()(balance)
+app.command("bench-adapters")(bench_adapters)
+app.command("adapter-floor")(adapter_floor)
+app.command("vs-openspiel")(vs_openspiel)
+app.add_typer(tune_app)

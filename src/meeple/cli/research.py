@@ -1,0 +1,164 @@
+"""The research commands: ``meeple bench-adapters``, ``meeple adapter-floor`` and ``meeple
+vs-openspiel``.
+
+They measure the research adapters (OpenSpiel, PettingZoo, Gymnasium) and play our search
+against OpenSpiel's, so they need the research extras; the modules that do the work
+(:mod:`meeple.cli.adapter_bench`, :mod:`meeple.cli.hollow`, :mod:`meeple.cli.vs_openspiel`)
+import those frameworks, and are loaded only when a command runs, so ``meeple --help`` and
+the other commands work without them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from meeple.cli.common import console, fail, open_game, parse_options
+
+EXTRAS_HINT = "pip install -e '.[openspiel,pettingzoo,gymnasium]'"
+"""How to install what these commands need."""
+
+
+@contextmanager
+def _research_extras() -> Iterator[None]:
+    """Turn a missing research framework into a usage error that says how to install it."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        raise fail(f"this command needs {error.name!r}: {EXTRAS_HINT}") from error
+
+
+def _progress(label: str) -> Progress:
+    return Progress(
+        TextColumn(escape(label)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+    )
+
+
+def bench_adapters(  # noqa: PLR0917 (typer: one parameter per option)
+    game: Annotated[str, typer.Option(help="The game, e.g. maatatahay.")] = "maatatahay",
+    seats: Annotated[
+        int | None, typer.Option(help="Seats per match (the game's least if unset).")
+    ] = None,
+    seconds: Annotated[float, typer.Option(min=0.0, help="CPU seconds per row.")] = 3.0,
+    encoder: Annotated[
+        str,
+        typer.Option(help="own: the game's tensor writer; generic: the view-JSON encoder."),
+    ] = "own",
+    floor: Annotated[
+        bool,
+        typer.Option(
+            "--floor/--no-floor",
+            help="Also time each loop over a hollow game of the same shape (the floor).",
+        ),
+    ] = True,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON instead of Markdown.")
+    ] = False,
+) -> None:
+    """Random games per second natively and through each research adapter, with floors.
+
+    The loops: OpenSpiel (with and without observations), PettingZoo AEC and Parallel,
+    Gymnasium; each also over a hollow game of the same shape, the framework's floor.
+    Times are CPU seconds of this process; overhead is native / adapter games per second.
+    Needs the research extras.
+    """
+    if encoder not in ("own", "generic"):
+        raise fail(f"--encoder is own or generic, not {encoder!r}")
+    configured = parse_options(game, seats, [])
+    with _research_extras():
+        from meeple.cli import adapter_bench  # noqa: PLC0415 (optional extras)
+
+        progress = _progress(f"bench-adapters {configured.id}")
+        with progress:
+            total = adapter_bench.rows_to_time(configured, with_floor=floor)
+            task = progress.add_task("rows", total=total)
+            report = adapter_bench.run(
+                configured,
+                seconds,
+                generic=encoder == "generic",
+                with_floor=floor,
+                on_row=lambda _: progress.advance(task),
+            )
+    typer.echo(json.dumps(report, indent=2) if as_json else adapter_bench.to_markdown(report))
+
+
+def adapter_floor(
+    actions: Annotated[
+        int, typer.Option(min=1, help="Distinct actions of the hollow game.")
+    ] = 2000,
+    legal: Annotated[int, typer.Option(min=1, help="Legal actions at every step.")] = 20,
+    size: Annotated[int, typer.Option(min=1, help="Floats in the observation tensor.")] = 1000,
+    seconds: Annotated[float, typer.Option(min=0.0, help="CPU seconds per call timed.")] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the costs as JSON.")] = False,
+) -> None:
+    """Microseconds per OpenSpiel call on a hollow game: the floor no adapter can remove.
+
+    The hollow game's rules do nothing, so what is timed is the framework's own cost.
+    Needs the OpenSpiel extra."""
+    with _research_extras():
+        from meeple.cli import hollow  # noqa: PLC0415 (optional extras)
+
+        costs = hollow.call_costs(actions, legal, size, seconds)
+    if as_json:
+        typer.echo(json.dumps({key: round(value, 3) for key, value in costs.items()}, indent=2))
+        return
+    for label, micros in costs.items():
+        typer.echo(f"{label}: {micros:.2f} µs")
+
+
+def vs_openspiel(  # noqa: PLR0917 (typer: one parameter per option)
+    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    games: Annotated[int, typer.Option(min=1, help="Matches (in pairs on one deal).")] = 20,
+    seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per move, each side.")] = 0.25,
+    opponent: Annotated[
+        str,
+        typer.Option(help="mcts: OpenSpiel's MCTSBot (sees hidden state); ismcts: ISMCTSBot."),
+    ] = "mcts",
+    first: Annotated[int, typer.Option(min=0, help="Index of the first match.")] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (with every score).")
+    ] = False,
+) -> None:
+    """Our mcts-expert against OpenSpiel's MCTS, the same time per move, with a 95 % interval.
+
+    Played through the OpenSpiel adapter, in pairs of matches on one deal with the seats
+    swapped. Needs the OpenSpiel extra."""
+    if opponent not in ("mcts", "ismcts"):
+        raise fail(f"--opponent is mcts or ismcts, not {opponent!r}")
+    name = open_game(game).info.name
+    with _research_extras():
+        from meeple.cli import vs_openspiel as versus  # noqa: PLC0415 (optional extras)
+
+        progress = _progress(f"vs-openspiel {name} ({opponent})")
+        with progress:
+            task = progress.add_task("matches", total=games)
+            report = versus.run(
+                name,
+                games,
+                seconds,
+                opponent=opponent,
+                first=first,
+                on_match=lambda _index, _score: progress.advance(task),
+            )
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    low, high = report["wilson95_pct"]
+    typer.echo(
+        f"{report['game']}: mcts-expert scored {report['meeple_score']:g} of {report['games']} "
+        f"({report['meeple_score_pct']} %, Wilson 95 % {low}-{high} %) against OpenSpiel's "
+        f"{report['opponent']} at {report['seconds_per_move']:g} s a move "
+        f"({report['openspiel_simulations_per_move']} simulations; iterations per second: "
+        f"ours {report['meeple_iterations_per_second']}, "
+        f"theirs {report['openspiel_iterations_per_second']})"
+    )

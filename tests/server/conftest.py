@@ -224,8 +224,8 @@ class Client:
         data: dict[str, Any] = reply.json()
         return data
 
-    def socket(self, match_id: str, query: str = "") -> Socket:
-        url = f"{self.server.ws_base}/ws/matches/{match_id}{query}"
+    def socket(self, match_id: str, query: str = "", path: str = "matches") -> Socket:
+        url = f"{self.server.ws_base}/ws/{path}/{match_id}{query}"
         return Socket(connect(url, additional_headers=self.headers, open_timeout=10))
 
 

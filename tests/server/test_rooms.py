@@ -160,3 +160,23 @@ def test_a_disconnected_player_is_played_by_a_bot_and_returns(server: Server) ->
             back = seat.recv()
             assert back["away"] == []
             assert watching.until("presence", timeout=20)["away"] == []
+
+
+def test_a_room_socket_tells_its_watchers_every_change(server: Server) -> None:
+    host = Client(server).guest("Host")
+    guest = Client(server).guest("Guest")
+    room = _ok(host.post("/api/rooms", json={"game": "maiterra", "seats": 3, "timer": 60}), 201)
+    with guest.socket(room["id"], path="rooms") as watching:
+        first = watching.recv()
+        assert first["type"] == "room" and first["status"] == "waiting"
+        assert "code" not in first  # the guest holds no seat yet
+        _ok(guest.post(f"/api/rooms/{room['id']}/join", json={}))
+        joined = watching.recv()
+        assert joined["players"][1]["account"] == guest.account["id"] and joined["code"]
+        _ok(guest.post(f"/api/rooms/{room['id']}/ready", json={}))
+        assert watching.recv()["players"][1]["ready"] is True
+        _ok(host.post(f"/api/rooms/{room['id']}/bots", json={}))
+        assert watching.recv()["players"][2]["bot"] == "maiterra-heuristic"
+        _ok(host.post(f"/api/rooms/{room['id']}/start"))
+        started = watching.recv()
+        assert started["status"] == "playing" and started["socket"] == f"/ws/matches/{room['id']}"

@@ -10,9 +10,10 @@ its ``teams`` option.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from meeple.core import load_game
 from meeple.core.record import MAX_SEED
@@ -27,6 +28,15 @@ TIMER_CHOICES: tuple[int | None, ...] = (90, 60, 120, None)
 starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+
+
+class RoomWatcher(Protocol):
+    """A socket following a room: who it is (for the private code) and where frames go."""
+
+    @property
+    def account(self) -> AccountRow | None: ...
+
+    async def send(self, text: str) -> None: ...
 
 
 class RoomError(Exception):
@@ -86,6 +96,7 @@ class Rooms:
         self.matches = matches
         self._lock = asyncio.Lock()
         self._rematches: dict[str, str] = {}
+        self._watchers: dict[str, set[RoomWatcher]] = {}
 
     async def create(
         self,
@@ -153,9 +164,31 @@ class Rooms:
         if room.created_by != account.id:
             raise RoomError(403, "room/not_host", "only the host may do that")
 
+    # -- who watches a room ----------------------------------------------------------------
+
+    def watch(self, room_id: str, watcher: RoomWatcher) -> None:
+        self._watchers.setdefault(room_id, set()).add(watcher)
+
+    def unwatch(self, room_id: str, watcher: RoomWatcher) -> None:
+        watchers = self._watchers.get(room_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self._watchers[room_id]
+
+    async def _store(self, room: StoredMatch) -> None:
+        """Save the room and tell everyone watching it how it stands now."""
+        await self.store.save_room(room)
+        for watcher in list(self._watchers.get(room.id, ())):
+            frame = {"type": "room", **room_json(room, watcher.account)}
+            try:
+                await watcher.send(json.dumps(frame))
+            except Exception:  # a closed socket: it stops watching
+                self.unwatch(room.id, watcher)
+
     async def _save(self, room: StoredMatch, holders: list[SeatHolder]) -> StoredMatch:
         room = replace(room, holders=sorted(holders, key=lambda h: h.seat))
-        await self.store.save_room(room)
+        await self._store(room)
         return room
 
     async def join(self, account: AccountRow, room_id: str, seat: int | None = None) -> StoredMatch:
@@ -195,7 +228,7 @@ class Rooms:
             room = await self._waiting(room_id)
             if room.created_by == account.id:
                 room = replace(room, status="closed")
-                await self.store.save_room(room)
+                await self._store(room)
                 return room
             holders = [_empty(h.seat) if h.account_id == account.id else h for h in room.holders]
             return await self._save(room, holders)
@@ -253,7 +286,7 @@ class Rooms:
             if waiting:
                 raise RoomError(409, "room/not_ready", f"seats {waiting} are not ready")
             room = replace(room, status="playing")
-            await self.store.save_room(room)
+            await self._store(room)
             return await self.matches.begin(room)
 
     async def rematch(self, account: AccountRow, match_id: str) -> StoredMatch:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 
@@ -17,6 +18,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from meeple.core import Seat
 from meeple.server.deps import get_services, socket_token
 from meeple.server.protocol import FLOOD, ProtocolError
+from meeple.server.repository import AccountRow
+from meeple.server.rooms import RoomError, room_json
 
 log = logging.getLogger(__name__)
 
@@ -123,3 +126,44 @@ async def match_socket(
         master.detach(connection)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+class RoomSocket:
+    """A :class:`~meeple.server.rooms.RoomWatcher` on a WebSocket."""
+
+    def __init__(self, websocket: WebSocket, account: AccountRow | None) -> None:
+        self._socket = websocket
+        self._account = account
+
+    @property
+    def account(self) -> AccountRow | None:
+        return self._account
+
+    async def send(self, text: str) -> None:
+        await self._socket.send_text(text)
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    """A room as it fills: a ``room`` frame now and after every change (join, ready, leave,
+    kick, bots, start, close). Once started, the frame's ``socket`` is the match's."""
+    services = get_services(websocket)
+    account = await services.account_for(socket_token(websocket, services))
+    await websocket.accept()
+    try:
+        room = await services.rooms.get(room_id)
+    except RoomError:
+        await websocket.close(CLOSE_UNKNOWN_MATCH, "no such room")
+        return
+    watcher = RoomSocket(websocket, account)
+    services.rooms.watch(room_id, watcher)
+    try:
+        await websocket.send_text(json.dumps({"type": "room", **room_json(room, account)}))
+        while True:  # the client says nothing; this notices when it goes
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        pass
+    finally:
+        services.rooms.unwatch(room_id, watcher)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import struct
 from array import array
 from dataclasses import dataclass
 from types import ModuleType
@@ -180,6 +181,7 @@ class BlockEncoder:
         self._constants: list[tuple[int, float]] = []
         self._numbers = self._seat = 0
         self.signed = False
+        self._packers: dict[int, struct.Struct] = {}
         self._low = self._high = self._template = np.zeros(0, np.float32)
         self.compiled = False
 
@@ -261,17 +263,25 @@ class BlockEncoder:
         """Write ``numbers`` (ints or bools) into ``out`` from ``at`` on.
 
         They go through a bytes buffer when all are in 0..255 (``bytearray`` reads a list
-        of small ints several times faster than numpy or ``array`` do), else through an
-        int64 one; both refuse a float rather than truncate it. Encoders whose numbers are
-        often negative set :attr:`signed` to skip the first try."""
-        end = at + len(numbers)
+        of small ints several times faster than numpy or ``array`` do), else through
+        ``struct`` as int16 (about as fast, and signed), else through an int64 ``array``;
+        each refuses a float rather than truncate it. Encoders whose numbers are often
+        negative set :attr:`signed` to skip the first try."""
+        count = len(numbers)
+        end = at + count
         if not self.signed:
             try:
                 out[at:end] = np.frombuffer(bytearray(numbers), np.uint8)
                 return
             except ValueError:  # a number outside 0..255
                 pass
-        out[at:end] = np.frombuffer(array("q", numbers), np.int64)
+        packer = self._packers.get(count)
+        if packer is None:
+            packer = self._packers[count] = struct.Struct(f"={count}h")
+        try:
+            out[at:end] = np.frombuffer(packer.pack(*numbers), np.int16)
+        except struct.error:  # a number outside the int16 range, or no integer
+            out[at:end] = np.frombuffer(array("q", numbers), np.int64)
 
     def observe(self, state: State, seat: Seat) -> Vector:
         out = self.shared(state)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from meeple.core import Game, State
 from meeple.core.tensor import BlockEncoder, Vector, compiled_module
 from meeple.games.maatatahay.data import (
@@ -106,7 +104,6 @@ class MaatatahayEncoder(BlockEncoder):
         self._standard = game.option("relic_scoring") == "standard"
         progressive = RULES.progressive_relic_points
         self._progressive = [sum(progressive[:count]) for count in range(RELICS + 1)]
-        self._blank = self.template.tobytes()
         fast = compiled_module("maatatahay", compiled)
         if fast is not None:
             self.use_writer(
@@ -189,11 +186,7 @@ class MaatatahayEncoder(BlockEncoder):
             scores[0] + relics0,
             scores[1] + relics1,
         ]
-        # The template's bytes copied into a new buffer: cheaper than template.copy().
-        out: Vector = np.frombuffer(bytearray(self._blank), np.float32)
-        out.put(ones, 1.0)
-        self.put_numbers(out, self._numbers, numbers)
-        return out
+        return self.write(ones, numbers)
 
     def _kept_board(self, state: MaatatahayState) -> tuple[list[int], list[int], tuple[int, int]]:
         """The board's one-hots and numbers and each seat's board score (see :meth:`_board`).

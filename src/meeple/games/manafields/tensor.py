@@ -31,13 +31,16 @@ from meeple.games.manafields.data import (
 )
 from meeple.games.manafields.rules import ManafieldsState
 from meeple.games.manafields.scoring import EFFECTS as EFFECT_NUMBERS
-from meeple.games.manafields.scoring import SCORING, points_now
+from meeple.games.manafields.scoring import SCORING
 
 SEATS = 2
 TYPES = tuple(UNIT_TYPES)
 """Every unit type's id: each faction's roster in order, then the Zombie."""
 TURNS = 2 * RULES.turn["max_turn_limit"] + 2
 POINTS = 1000
+OBJECTIVE_SQUARES = RULES.objective_squares
+CONTROL_WEIGHT = EFFECT_NUMBERS["humans_control_weight"]
+OBJECTIVE_POINTS, GENERAL_POINTS = SCORING["objective"], SCORING["general_on_objective"]
 SLOT_FLAGS = (
     "ordered",
     "moved",
@@ -175,7 +178,7 @@ class ManafieldsEncoder(BlockEncoder):
         ones += [self._picked + slot for slot in state.picked]
         if state.elf_free >= 0:
             ones.append(self._elf + state.elf_free)
-        controllers = [state.controller(objective) for objective in range(OBJECTIVES)]
+        controllers, points = _control(state)
         for objective, holder in enumerate(controllers):
             if holder >= 0:
                 ones.append(self._objectives + objective * SEATS + holder)
@@ -195,8 +198,8 @@ class ManafieldsEncoder(BlockEncoder):
             score[0] - score[1],
             score[1] - score[0],
             RULES.turn["lead_to_win"],
-            points_now(state, 0, controllers)["total"],
-            points_now(state, 1, controllers)["total"],
+            points[0],
+            points[1],
             *state.owed,
             *state.rally,
             state.frenzy,
@@ -226,6 +229,46 @@ class ManafieldsEncoder(BlockEncoder):
             )
             numbers += self._stats[unit.id]
         return self.write(ones, numbers)
+
+
+def _control(state: ManafieldsState) -> tuple[list[int], tuple[int, int]]:
+    """Each objective's controller and what each seat would score now: what
+    :func:`~meeple.games.manafields.scoring.controller` and
+    :func:`~meeple.games.manafields.scoring.points_now` work out, with each seat's General
+    looked at once rather than once per objective and seat (the tests hold the vectors to
+    theirs)."""
+    hp, owner, unit, pos, occ = state.hp, state.owner, state.unit, state.pos, state.occ
+    in_zone = [False, False]
+    general_on = [-1, -1]
+    weights = [1, 1]
+    for seat in (0, 1):
+        slot = state.general[seat]
+        if hp[slot] > 0 and owner[slot] == seat and unit[slot].kind == GENERAL:
+            general_on[seat] = OBJECTIVE_OF[pos[slot]]
+            in_zone[seat] = IN_ZONE[seat][pos[slot]]
+        # "nothing while its General stands alive in its deployment zone; 3 under the
+        # Humans' Faction Ability"
+        if in_zone[seat]:
+            weights[seat] = 0
+        elif state.rally[seat]:
+            weights[seat] = CONTROL_WEIGHT
+    controllers = []
+    for squares in OBJECTIVE_SQUARES:
+        counts = [0, 0]
+        for square in squares:
+            slot = occ[square]
+            if slot >= 0:
+                counts[owner[slot]] += weights[owner[slot]]
+        controllers.append(-1 if counts[0] == counts[1] else 0 if counts[0] > counts[1] else 1)
+    points = [0, 0]
+    for seat in (0, 1):
+        if in_zone[seat]:
+            continue
+        held = controllers.count(seat)
+        on = general_on[seat]
+        general = GENERAL_POINTS if on >= 0 and controllers[on] == seat else 0
+        points[seat] = held * OBJECTIVE_POINTS + general + state.owed[seat]
+    return controllers, (points[0], points[1])
 
 
 def writer(game: Game) -> ManafieldsEncoder:

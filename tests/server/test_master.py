@@ -130,6 +130,7 @@ def test_a_rebuilt_master_replays_the_record_bit_for_bit(
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_no_frame_to_a_seat_holds_another_seats_secrets() -> None:
     """Maiterra at four seats in two teams: houses before all are locked, sealed orders and
     hands. Every frame a seat gets is exactly the engine's view for that seat at that

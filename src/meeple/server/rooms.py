@@ -20,10 +20,11 @@ from meeple.core.record import MAX_SEED
 from meeple.server.bots import check_bot_name, default_bot
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
+from meeple.server.modes import MODES, ModeError, check_table
 from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
 
-TIMER_CHOICES: tuple[int | None, ...] = (90, 60, 120, None)
+TIMER_CHOICES: tuple[int | None, ...] = MODES["custom"].timers
 """The turn timers a room may have, in seconds (None: off): "A Wi-Fi or live online table
 starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
 
@@ -114,11 +115,11 @@ class Rooms:
             GameError: for an unknown game, bad options or seat count.
             RoomError: ``room/bad_timer`` for a timer other than 60, 90, 120 s or off.
         """
-        if timer not in TIMER_CHOICES:
-            raise RoomError(
-                422, "room/bad_timer", f"the timer is 60, 90 or 120 s or off, got {timer}"
-            )
         game = load_game(game_id, seats=seats, options=options)
+        try:
+            check_table("custom", dict(game.options), timer)
+        except ModeError as error:
+            raise RoomError(422, error.code, error.message) from None
         holders = [SeatHolder(0, host.display_name, account_id=host.id)]
         holders += [_empty(seat) for seat in range(1, game.seats)]
         room = StoredMatch(

@@ -53,11 +53,17 @@ def test_bench_adapters_times_every_loop_and_its_floor() -> None:
         assert row["games"] >= 1 and row["steps"] >= row["games"]
 
 
-def test_bench_adapters_prints_the_markdown_table() -> None:
+def test_bench_adapters_prints_the_markdown_table_with_either_encoder() -> None:
     result = invoke("bench-adapters", "--game", "maatatahay", "--seconds", "0", "--no-floor")
     assert result.exit_code == 0, result.output
     assert "| loop | games | games/s |" in result.stdout
     assert "| pettingzoo-aec |" in result.stdout
+    generic = invoke(
+        "bench-adapters", "--game", "maatatahay", "--seconds", "0", "--no-floor",
+        "--encoder", "generic",
+    )  # fmt: skip
+    assert generic.exit_code == 0, generic.output
+    assert "ViewEncoder" in generic.stdout
 
 
 def test_bench_adapters_refuses_an_unknown_encoder() -> None:

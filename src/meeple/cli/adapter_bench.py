@@ -43,13 +43,12 @@ import pyspiel
 from open_spiel.python.observation import make_observation
 from pettingzoo import AECEnv, ParallelEnv
 
-from meeple.adapters import encoding
 from meeple.adapters import openspiel as spiel_adapter
 from meeple.adapters.gymnasium import MeepleEnv
 from meeple.adapters.pettingzoo import aec_env, parallel_env
 from meeple.cli import hollow as floor
 from meeple.cli.selfplay import random_playout
-from meeple.core import Game
+from meeple.core import Game, encoding
 
 Playout = Callable[[int], int]
 """Plays one match from a seed; returns the number of steps (framework calls that act)."""
@@ -194,7 +193,6 @@ def hollow(name: str, shape: floor.Shape) -> Playout:
 def loops(game: Game, *, generic: bool = False) -> dict[str, Playout]:
     """The rows to time for ``game``: native first, then each adapter's loop."""
     if generic:
-        encoding.encoder_for(game)  # loads the games' own encoders, then replaces this one
         encoding.register_encoder(game.info.name, encoding.ViewEncoder.learn)
     spiel = pyspiel.load_game(spiel_adapter.short_name(game.info), {"seats": game.seats})
     rows: dict[str, Playout] = {

@@ -394,15 +394,3 @@ def search_speed(game: Game, seconds: float, positions: int = 5, seed: int = 0) 
         spent += time.perf_counter() - start
         iterations += result.iterations
     return iterations / spent
-
-
-if __name__ == "__main__":  # python -m meeple.cli.arena [SECONDS]: iterations/s per game
-    import sys
-
-    import meeple.games  # noqa: F401
-    from meeple.core import registered
-
-    budget_seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
-    for info in registered():
-        rate = search_speed(load_game(info.id), budget_seconds)
-        print(json.dumps({"game": info.id, "iterations_per_second": round(rate, 1)}))

@@ -26,7 +26,7 @@ from meeple.cli.play import (
     team_option,
 )
 from meeple.cli.render import render_view
-from meeple.cli.research import adapter_floor, bench_adapters, vs_openspiel
+from meeple.cli.research import adapter_floor, bench_adapters, search_speed, vs_openspiel
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
 from meeple.cli.serve import lan, serve
@@ -360,3 +360,4 @@ app.command("bench-adapters")(bench_adapters)
 app.command("adapter-floor")(adapter_floor)
 app.command("vs-openspiel")(vs_openspiel)
 app.add_typer(tune_app)
+app.command("search-speed")(search_speed)

@@ -1,8 +1,8 @@
-"""The research commands: ``meeple bench-adapters``, ``meeple adapter-floor`` and ``meeple
-vs-openspiel``.
+"""The research commands: ``meeple bench-adapters``, ``meeple adapter-floor``, ``meeple
+vs-openspiel`` and ``meeple search-speed``.
 
-They measure the research adapters (OpenSpiel, PettingZoo, Gymnasium) and play our search
-against OpenSpiel's, so they need the research extras; the modules that do the work
+The first three measure the research adapters (OpenSpiel, PettingZoo, Gymnasium) and play
+our search against OpenSpiel's, so they need the research extras; the modules that do the work
 (:mod:`meeple.cli.adapter_bench`, :mod:`meeple.cli.hollow`, :mod:`meeple.cli.vs_openspiel`)
 import those frameworks, and are loaded only when a command runs, so ``meeple --help`` and
 the other commands work without them.
@@ -19,7 +19,9 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from meeple.cli.arena import search_speed as measure_search_speed
 from meeple.cli.common import console, fail, open_game, parse_options
+from meeple.core import registered
 
 EXTRAS_HINT = "pip install -e '.[openspiel,pettingzoo,gymnasium]'"
 """How to install what these commands need."""
@@ -162,3 +164,31 @@ def vs_openspiel(  # noqa: PLR0917 (typer: one parameter per option)
         f"ours {report['meeple_iterations_per_second']}, "
         f"theirs {report['openspiel_iterations_per_second']})"
     )
+
+
+def search_speed(
+    game: Annotated[str | None, typer.Option(help="One game; every game if unset.")] = None,
+    seconds: Annotated[
+        float, typer.Option(min=0.0, help="Seconds of search per game, over five positions.")
+    ] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rates as JSON.")] = False,
+) -> None:
+    """Search iterations per second, per game, in one process (the MCTS levels' policy).
+
+    Each game's rate is averaged over five positions of random play, the search running for
+    a fifth of --seconds at each.
+    """
+    games = [open_game(game)] if game else [open_game(info.id) for info in registered()]
+    progress = _progress("search-speed")
+    rates = []
+    with progress:
+        task = progress.add_task("games", total=len(games))
+        for configured in games:
+            rate = measure_search_speed(configured, seconds) if seconds > 0 else 0.0
+            rates.append({"game": configured.id, "iterations_per_second": round(rate, 1)})
+            progress.advance(task)
+    if as_json:
+        typer.echo(json.dumps(rates, indent=2))
+        return
+    for row in rates:
+        typer.echo(f"{row['game']}: {row['iterations_per_second']:,} iterations a second")

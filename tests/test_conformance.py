@@ -65,6 +65,7 @@ def test_meeple_games_registers_games():
     assert SHIPPED_IDS, "importing meeple.games registered no game"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "config", CONFIGS or [pytest.param(None, id="no-registered-games")], ids=str
 )
@@ -76,6 +77,7 @@ def test_game_passes_the_conformance_kit(config: Config | None):
     assert report.longest <= game.max_game_length()
 
 
+@pytest.mark.slow
 @given(games(SHIPPED_IDS), st.data())
 def test_property_any_reachable_state_keeps_the_invariants(game, data):
     state = data.draw(playout_prefixes(game))
@@ -85,6 +87,7 @@ def test_property_any_reachable_state_keeps_the_invariants(game, data):
     check_rejections(state, rng)
 
 
+@pytest.mark.slow
 @given(games(SHIPPED_IDS), st.data())
 def test_property_records_survive_their_text_and_replay(game, data):
     record = data.draw(match_records(game))

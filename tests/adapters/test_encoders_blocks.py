@@ -229,6 +229,7 @@ CHECKS: dict[str, Check] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats", "options"), CASES, ids=IDS)
 def test_blocks_hold_the_views_values(name: str, seats: int, options: dict[str, Any]) -> None:
     game: Game = load_game(name, seats, options)

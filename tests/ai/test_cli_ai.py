@@ -79,6 +79,7 @@ def test_summary_rates_the_winner_above_the_loser() -> None:
     assert "| x | 6 | 6-0-0 |" in to_markdown(report)
 
 
+@pytest.mark.slow
 def test_a_small_arena_writes_json_markdown_and_a_plot(tmp_path: Path) -> None:
     game = ToyOrders(seats=3)
     seen: list[MatchResult] = []
@@ -92,6 +93,7 @@ def test_a_small_arena_writes_json_markdown_and_a_plot(tmp_path: Path) -> None:
     assert paths[2].read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_the_arena_command(tmp_path: Path) -> None:
     result = invoke(
         "arena", "maatatahay", "--bots", "random,greedy", "--games", "2",

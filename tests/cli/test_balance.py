@@ -48,6 +48,7 @@ def test_maiterra_tables_by_seat_draft_position_and_house(tmp_path: Path) -> Non
     assert png.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_matches_in_any_number_of_workers(tmp_path: Path) -> None:
     paths = [tmp_path / "one.json", tmp_path / "two.json"]
     for path, workers in zip(paths, ("1", "2"), strict=True):

@@ -30,6 +30,7 @@ def saved(path: Path) -> MatchRecord:
 # -- play ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vs", ["random", "greedy"])
 def test_play_a_whole_match_by_always_choosing_the_first_option(vs: str) -> None:
     result = invoke("play", "maatatahay", "--vs", vs, "--seed", "7", input=MANY_ONES)
@@ -39,6 +40,7 @@ def test_play_a_whole_match_by_always_choosing_the_first_option(vs: str) -> None
     assert "bot) played" in result.output
 
 
+@pytest.mark.slow
 def test_play_hot_seat_to_the_end() -> None:
     result = invoke("play", "maatatahay", "--vs", "human", "--seed", "3", input=MANY_ONES)
     assert result.exit_code == 0, result.output
@@ -130,6 +132,7 @@ def finished_record(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_replay_prints_every_action_and_board(finished_record: Path) -> None:
     record = saved(finished_record)
     result = invoke("replay", str(finished_record))
@@ -141,6 +144,7 @@ def test_replay_prints_every_action_and_board(finished_record: Path) -> None:
     assert "Outcome" in result.output
 
 
+@pytest.mark.slow
 def test_replay_step_waits_for_enter(finished_record: Path) -> None:
     result = invoke("replay", str(finished_record), "--step", input="\n" * 200)
     assert result.exit_code == 0, result.output

@@ -35,6 +35,7 @@ def error_lines(result: Result) -> list[str]:
     return [line for line in result.output.splitlines() if "✗" in line]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "entry",
     [
@@ -88,6 +89,7 @@ def test_a_megabyte_entry_is_refused_before_it_is_parsed() -> None:
     assert "at most 200 characters" in line
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(

@@ -100,6 +100,7 @@ def _one_error_line(result: Result, says: str) -> None:
     assert len(lines[0]) < 400
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [[], ["--json"], ["--analyse", "--seconds", "0"], ["--analyse", "--json"]]
 )

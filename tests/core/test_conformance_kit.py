@@ -49,6 +49,7 @@ TOY_CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "seats", "options"), TOY_CONFIGS)
 def test_toy_games_pass_the_kit(game_id, seats, options):
     game = load_game(game_id, seats, options)

@@ -54,6 +54,9 @@ SIMULTANEOUS = [(n, s) for n, s in CONFIGURATIONS if game_class(n).info.simultan
 SIMULTANEOUS_IDS = [f"{n}-{s}" for n, s in SIMULTANEOUS]
 
 
+pytestmark = pytest.mark.slow
+
+
 def integer(value: Any) -> int | None:
     """The id an adapter must read ``value`` as, or None where it must raise InvalidAction."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer | np.ndarray):

@@ -52,6 +52,9 @@ FUZZ = settings(
 )
 
 
+pytestmark = pytest.mark.slow
+
+
 def _configs() -> list[tuple[str, int]]:
     prefix = meeple.games.__name__ + "."
     latest: dict[str, GameInfo] = {}

@@ -51,6 +51,7 @@ def edited(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return copied
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["maiterra/1", "maiterra/2"])
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_every_state_of_a_match_loads_in_both_rules_versions(game_id: str, seats: int) -> None:
@@ -159,6 +160,7 @@ def _names() -> list[str]:
     return [f"{'abcde'[c % 5]}{c // 5 + 1}" for c in range(25)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hostile_states(GAME, max_actions=40))
 def test_hostile_edits_load_as_a_valid_state_or_are_refused(case: tuple[str, Any]) -> None:

@@ -21,6 +21,9 @@ CASES = [
 ]
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.mark.parametrize(("seats", "teams", "seed"), CASES)
 def test_conformance(seats: int, teams: str, seed: int) -> None:
     game = Maiterra(seats=seats, options={"teams": teams})

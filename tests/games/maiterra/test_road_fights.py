@@ -14,6 +14,7 @@ of d3.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -297,6 +298,7 @@ def crossings(group: Group) -> list[tuple[int, int]]:
     return steps
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(marches(), st.integers(0, 2**32 - 1))
 def test_no_march_passes_an_enemy_crossing_its_edge_the_other_way(

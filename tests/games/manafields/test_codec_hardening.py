@@ -129,6 +129,7 @@ def test_each_rules_version_reads_its_own_cards(version: int) -> None:
     assert game.state_from_json(data).to_json() == data
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hostile_states(GAME, max_actions=40))
 def test_hostile_edits_load_as_a_valid_state_or_are_refused(case: tuple[str, Any]) -> None:

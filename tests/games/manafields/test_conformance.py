@@ -12,6 +12,9 @@ from meeple.testing import run_conformance
 PAIRINGS = [(a, b) for a in FACTIONS for b in FACTIONS]
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.mark.parametrize(("faction0", "faction1"), PAIRINGS)
 def test_conformance_per_pairing(faction0: str, faction1: str) -> None:
     game = load_game("manafields", 2, {"faction0": faction0, "faction1": faction1, "turn_limit": 3})

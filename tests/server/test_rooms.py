@@ -180,3 +180,21 @@ def test_a_room_socket_tells_its_watchers_every_change(server: Server) -> None:
         _ok(host.post(f"/api/rooms/{room['id']}/start"))
         started = watching.recv()
         assert started["status"] == "playing" and started["socket"] == f"/ws/matches/{room['id']}"
+
+
+def test_a_match_over_days_is_a_room_without_a_timer(server: Server) -> None:
+    host = Client(server).guest("Patient")
+    _refused(
+        host.post("/api/rooms", json={"game": "manafields", "mode": "days", "timer": 90}),
+        422,
+        "room/bad_timer",
+    )
+    room = _ok(
+        host.post("/api/rooms", json={"game": "manafields", "mode": "days", "timer": None}), 201
+    )
+    assert room["timer"] is None
+    assert any(r["id"] == room["id"] for r in _ok(host.get("/api/rooms")))
+    _ok(host.post(f"/api/rooms/{room['id']}/bots", json={"bots": "random"}))
+    match = _ok(host.post(f"/api/rooms/{room['id']}/start"))
+    mine = {m["id"]: m for m in _ok(host.get("/api/matches"))}
+    assert mine[match["id"]]["your_turn"] is True  # Manafields: seat 0 moves first

@@ -225,7 +225,9 @@ class SqlMatchStore:
     async def rooms(self, *, public: bool | None = None) -> list[StoredMatch]:
         """The rooms waiting for players (only the listed ones with ``public=True``)."""
         async with self._sessions() as session:
-            query = select(Match).where(Match.status == "waiting", Match.mode == "custom")
+            query = select(Match).where(
+                Match.status == "waiting", Match.mode.in_(("custom", "lan", "days"))
+            )
             if public is not None:
                 query = query.where(Match.public == public)
             found = (await session.execute(query.order_by(Match.created_at))).scalars()

@@ -25,6 +25,9 @@ from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
 
 TIMER_CHOICES: tuple[int | None, ...] = MODES["custom"].timers
+
+ROOM_MODES = ("custom", "lan", "days")
+"""The tables a host opens as a room: live online, on the Wi-Fi, or a match over days."""
 """The turn timers a room may have, in seconds (None: off): "A Wi-Fi or live online table
 starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
 
@@ -108,16 +111,20 @@ class Rooms:
         options: dict[str, Any] | None = None,
         timer: int | None = 90,
         public: bool = True,
+        mode: str = "custom",
     ) -> StoredMatch:
         """Open a room with the host at seat 0.
 
         Raises:
             GameError: for an unknown game, bad options or seat count.
-            RoomError: ``room/bad_timer`` for a timer other than 60, 90, 120 s or off.
+            RoomError: ``room/bad_mode``, ``room/bad_timer`` (a live table's timer is 60,
+                90 or 120 s or off; a match over days has none).
         """
         game = load_game(game_id, seats=seats, options=options)
+        if mode not in ROOM_MODES:
+            raise RoomError(422, "room/bad_mode", f"a room is one of {list(ROOM_MODES)}")
         try:
-            check_table("custom", dict(game.options), timer)
+            check_table(mode, dict(game.options), timer)
         except ModeError as error:
             raise RoomError(422, error.code, error.message) from None
         holders = [SeatHolder(0, host.display_name, account_id=host.id)]
@@ -128,7 +135,7 @@ class Rooms:
             seats=game.seats,
             options=dict(game.options),
             seed=secrets.randbelow(MAX_SEED + 1),
-            mode="custom",
+            mode=mode,
             holders=holders,
             status="waiting",
             created_by=host.id,
@@ -144,7 +151,7 @@ class Rooms:
 
     async def get(self, room_id: str) -> StoredMatch:
         room = await self.store.load_match(room_id)
-        if room is None or room.mode != "custom":
+        if room is None or room.mode not in ROOM_MODES:
             raise RoomError(404, "room/unknown", f"no room {room_id[:40]!r}")
         return room
 

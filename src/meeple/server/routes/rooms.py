@@ -3,7 +3,7 @@ kick, fill with bots, start. Once started, the room's id is its match's id."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,6 +25,9 @@ class RoomIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     timer: int | None = Field(default=90, description="60, 90 (default) or 120 s; null: off")
     public: bool = True
+    mode: Literal["custom", "lan", "days"] = Field(
+        default="custom", description="live online, on the Wi-Fi, or over days (no timer)"
+    )
 
 
 class CodeIn(BaseModel):
@@ -67,6 +70,7 @@ async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) 
             options=body.options,
             timer=body.timer,
             public=body.public,
+            mode=body.mode,
         )
     except GameError as refused:
         raise error(422, refused.code, str(refused)) from None

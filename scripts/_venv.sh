@@ -1,8 +1,10 @@
 # Sourced by scripts/play and scripts/test: make .venv exist and match pyproject.toml.
 #
-# Usage: ensure_venv EXTRA   (EXTRA is "" or extras such as "[dev,openspiel]")
-# The stamp file inside .venv holds the hash of pyproject.toml and the extra installed, so a
-# changed pyproject.toml (new dependency, new entry point) triggers a fresh install.
+# Usage: ensure_venv EXTRA   (EXTRA is "" or extras such as "[dev,research]")
+#        ensure_fast         (the optional compiled writers, fast/: needs a C compiler)
+# The stamp files inside .venv hold the hash of what was installed (pyproject.toml and the
+# extra; fast/'s sources), so a changed pyproject.toml (new dependency, new entry point) or a
+# changed writer triggers a fresh install.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -45,5 +47,17 @@ ensure_venv() {
     echo "installing meeple$extra into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
     "$VENV/bin/python" -m pip install --quiet -e "$ROOT$extra" >&2
+    echo "$wanted" >"$stamp"
+}
+
+ensure_fast() {
+    local stamp wanted
+    stamp="$VENV/.meeple-fast-stamp"
+    wanted="$(cd "$ROOT/fast" && cat pyproject.toml setup.py src/meeple_fast/*.pyx | "$VENV/bin/python" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+        return 0
+    fi
+    echo "building the compiled writers (fast/) into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet "$ROOT/fast" >&2
     echo "$wanted" >"$stamp"
 }

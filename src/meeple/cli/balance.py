@@ -38,7 +38,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meeple.ai import BOT_NAMES, make_bot
-from meeple.cli.common import OPTION_HELP, console, fail, options_from_text, parse_options
+from meeple.cli.common import (
+    OPTION_HELP,
+    console,
+    fail,
+    needs_extra,
+    options_from_text,
+    parse_options,
+)
 from meeple.cli.play import default_opponent
 from meeple.cli.selfplay import bots_for_seats
 from meeple.core import Event, Game, InvalidOptions, load_game, mix_seed
@@ -552,6 +559,8 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
         lineup = bots_for_seats(names, configured.seats)
     except ValueError as error:
         raise fail(str(error)) from error
+    if plot_path is not None:
+        needs_extra("matplotlib", "plots", "--plot")
     if merge_paths:
         report = _merged(configured, lineup, merge_paths)
     elif games is None:

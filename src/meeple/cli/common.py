@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,15 @@ def fail(message: str) -> typer.Exit:
     exit to raise (code 2)."""
     console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(EXIT_USAGE)
+
+
+def needs_extra(module: str, extra: str, what: str) -> None:
+    """Stop with a one-line error naming the extra to install when ``module`` is missing.
+
+    The base install holds what ``meeple play`` needs; plots, ratings and the research
+    adapters are extras (``pip install 'meeple[plots]'``)."""
+    if find_spec(module) is None:
+        raise fail(f"{what} needs {module}, which is not installed: pip install 'meeple[{extra}]'")
 
 
 def open_game(name: str) -> Game:

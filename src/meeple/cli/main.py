@@ -15,7 +15,15 @@ from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.balance import balance
-from meeple.cli.common import OPTION_HELP, console, fail, open_game, parse_options, read_record
+from meeple.cli.common import (
+    OPTION_HELP,
+    console,
+    fail,
+    needs_extra,
+    open_game,
+    parse_options,
+    read_record,
+)
 from meeple.cli.export import export_trajectories
 from meeple.cli.online import join
 from meeple.cli.play import (
@@ -267,6 +275,8 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     """A round robin between bots, rated with OpenSkill; writes a table and a plot."""
     from meeple.cli.arena import run_arena, schedule, to_markdown, write_report  # noqa: PLC0415
 
+    needs_extra("openskill", "ratings", "meeple arena (its ratings)")
+    needs_extra("matplotlib", "plots", "meeple arena (its plot)")
     configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in names if name not in BOT_NAMES]

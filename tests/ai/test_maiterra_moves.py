@@ -8,13 +8,13 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Maiterra)
 from meeple.ai import Budget, Mcts
-from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
-from meeple.ai.maiterra_moves import KEEP, maiterra_moves
 from meeple.ai.moves import move_filter
 from meeple.core import Game, State, load_game
 from meeple.games.maiterra import MaiterraState
 from meeple.games.maiterra import notation as ids
+from meeple.games.maiterra.bots import MaiterraHeuristic
 from meeple.games.maiterra.data import PATH_CELLS, WALL
+from meeple.games.maiterra.move_order import KEEP, maiterra_moves
 from meeple.games.maiterra.rules import DRAFT, HOUSES
 
 
@@ -55,7 +55,7 @@ def test_the_filter_keeps_an_ordered_subset_with_end_while_planning(maiterra: Ga
 
 
 def test_the_filter_keeps_the_heuristics_best_orders(maiterra: Game) -> None:
-    scorer = MaiterraHeuristicBot(0)
+    scorer = MaiterraHeuristic()
     for state, seat in _positions(maiterra, 3):
         assert isinstance(state, MaiterraState)
         if state.phase in (HOUSES, DRAFT):
@@ -93,7 +93,7 @@ def test_a_pruned_search_only_tries_what_the_filter_keeps(maiterra: Game) -> Non
 
 def test_the_heuristic_takes_an_undefended_enemy_field(maiterra: Game) -> None:
     """An enemy field with no army and no wall falls to any march: worth more than a claim."""
-    scorer = MaiterraHeuristicBot(0)
+    scorer = MaiterraHeuristic()
     seen = 0
     for state, seat in _positions(maiterra):
         assert isinstance(state, MaiterraState)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meeple.ai.maiterra_moves import maiterra_moves
 from meeple.ai.manafields_moves import manafields_moves
 from meeple.core import Action, Seat, State
 from meeple.games.maatatahay.move_order import maatatahay_moves
+from meeple.games.maiterra.move_order import maiterra_moves
 
 MoveFilter = Callable[[State, Seat, list[Action]], list[Action]]
 

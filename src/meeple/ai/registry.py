@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
+from meeple.ai.heuristic import HeuristicBot as PolicyBot
 from meeple.ai.levels import LEVELS
-from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
 from meeple.ai.manafields_heuristic import HeuristicBot
 from meeple.ai.random_bot import RandomBot
+from meeple.games.maiterra.bots import MaiterraHeuristic
 
 _BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
-    "maiterra-heuristic": MaiterraHeuristicBot,
+    "maiterra-heuristic": lambda seed: PolicyBot(seed, "maiterra-heuristic", MaiterraHeuristic()),
 }
 _BOTS.update({lvl.bot_name: lvl.make for lvl in LEVELS.values()})
 

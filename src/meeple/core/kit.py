@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -98,6 +98,19 @@ class MoveOrder(Protocol):
 def keep_all(state: State, seat: Seat, legal: list[Action]) -> list[Action]:
     """The move order of a game that prunes nothing: every legal action."""
     return legal
+
+
+def keep_best(
+    legal: list[Action],
+    scores: Mapping[Action, float],
+    keep: int,
+    always: Iterable[Action] = (),
+) -> list[Action]:
+    """The step every move order that prunes shares: the ``keep`` actions of ``scores`` that
+    score highest (ties to the lower id), and any of ``always``, in the order of ``legal``."""
+    best = set(sorted(scores, key=lambda a: (-scores[a], a))[:keep])
+    best.update(always)
+    return [a for a in legal if a in best]
 
 
 class RolloutPolicy(Protocol):
@@ -272,5 +285,6 @@ __all__ = [
     "check_can_decide",
     "final_returns",
     "keep_all",
+    "keep_best",
     "no_report",
 ]

@@ -7,9 +7,9 @@ from typing import Any
 
 import meeple.games  # noqa: F401
 from meeple.ai.evaluators import evaluator_scale, get_evaluator
-from meeple.ai.evaluators.maiterra import _threat, evaluate_maiterra
 from meeple.core import load_game
 from meeple.games.maiterra import MaiterraState
+from meeple.games.maiterra.evaluate import _threat, evaluate_maiterra
 
 
 def _played(seats: int, seed: int, actions: int, teams: str = "") -> MaiterraState:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meeple.ai.evaluators.maiterra import evaluate_maiterra
 from meeple.ai.evaluators.manafields import evaluate_manafields
 from meeple.core import Seat, State
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
+from meeple.games.maiterra.evaluate import evaluate_maiterra
 
 Evaluator = Callable[[State, Seat], float]
 

@@ -3,12 +3,11 @@
 Rules: docs/rules/maiterra.md; the numbers the rules read: data/rules.json.
 """
 
-from meeple.core.registry import register
-from meeple.games.maiterra.game import EARLIER_VERSIONS, Maiterra, Maiterra1
+from meeple.core.registry import register_kit
+from meeple.games.maiterra.game import Maiterra, Maiterra1
+from meeple.games.maiterra.kit import KIT
 from meeple.games.maiterra.rules import MaiterraState
 
-register(Maiterra)
-for _earlier in EARLIER_VERSIONS:
-    register(_earlier)
+register_kit(KIT)
 
-__all__ = ["Maiterra", "Maiterra1", "MaiterraState"]
+__all__ = ["KIT", "Maiterra", "Maiterra1", "MaiterraState"]

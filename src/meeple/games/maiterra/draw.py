@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from meeple.core.kit import BoardDrawing
 from meeple.core.outcome import Event
 from meeple.core.types import JSON
 
@@ -252,3 +253,7 @@ def report_maiterra(events: Sequence[Event], view: JSON) -> RenderableType | Non
             style = _style(event.seat) if event.seat is not None else "bold"
             text.append("  " + sentence + "\n", style=style.replace("bold ", ""))
     return text
+
+
+DRAWING = BoardDrawing(render_maiterra, report_maiterra)
+"""Maiterra's terminal drawing and its reports of what a turn's resolution did."""

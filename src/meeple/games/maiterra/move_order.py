@@ -5,7 +5,7 @@ part of every stack along every path, every building on every field, every trade
 times over. A search that tries each of them at every step of the queue spends its
 iterations on orders no player would queue -- and the opponents it imagines do the same,
 so it never sees the march into its empty field that a real opponent finds. The filter
-keeps the orders ``maiterra-heuristic`` scores highest (at most :data:`KEEP` of those that
+keeps the orders the ``heuristic`` bot scores highest (at most :data:`KEEP` of those that
 score above nothing) and ``end``; in the draft, the :data:`KEEP` best fields. House picks
 stay as they are (four).
 
@@ -15,17 +15,17 @@ which is what ``state.view(seat)`` shows.
 
 from __future__ import annotations
 
-from meeple.ai.maiterra_heuristic import MaiterraHeuristicBot
-from meeple.ai.pruning import keep_best
-from meeple.core import Action, Seat, State
-from meeple.games.maiterra import MaiterraState
+from meeple.core.game import State
+from meeple.core.kit import keep_best
+from meeple.core.types import Action, Seat
 from meeple.games.maiterra import notation as ids
-from meeple.games.maiterra.rules import DRAFT, HOUSES
+from meeple.games.maiterra.bots import MaiterraHeuristic
+from meeple.games.maiterra.rules import DRAFT, HOUSES, MaiterraState
 
 KEEP = 6
 """Orders (or draft fields) kept beside ``end``."""
 
-_SCORER = MaiterraHeuristicBot(0)
+_SCORER = MaiterraHeuristic()
 
 
 def maiterra_moves(state: State, seat: Seat, legal: list[Action]) -> list[Action]:

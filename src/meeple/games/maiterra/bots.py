@@ -1,4 +1,4 @@
-"""A fast rule-of-thumb player for Maiterra.
+"""A fast rule-of-thumb player for Maiterra: the game's ``heuristic`` bot.
 
 Each legal order gets a score from what it does for the seat -- a barracks first, then the
 worker that is missing (brick, wood, food), claims and soldiers marching to free land,
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 
-from meeple.ai.base import check_can_decide
-from meeple.core import Action, Seat, State
-from meeple.games.maiterra import MaiterraState
+from meeple.core.game import State
+from meeple.core.kit import check_can_decide
+from meeple.core.types import Action, Seat
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
     BARRACKS,
@@ -35,35 +35,31 @@ from meeple.games.maiterra.data import (
     SUN,
     WALL,
 )
-from meeple.games.maiterra.rules import DRAFT, HOUSES, Budget, march_part
+from meeple.games.maiterra.rules import DRAFT, HOUSES, Budget, MaiterraState, march_part
 
 FOOD, WOOD, BRICK, COINS = range(4)
 CLAY, VALE = RULES.terrains.index("clay"), RULES.terrains.index("vale")
 
 
-class MaiterraHeuristicBot:
-    """``maiterra-heuristic``: scores each legal order and queues the best one."""
+class MaiterraHeuristic:
+    """The ``heuristic`` policy of Maiterra: scores each legal order and queues the best one.
 
-    name = "maiterra-heuristic"
+    Every random choice (house picks, the noise that spreads ties) comes from the bot's
+    generator, passed in as ``rng``.
+    """
 
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def select(self, state: State, seat: Seat) -> Action:
+    def choose(self, state: State, seat: Seat, rng: random.Random) -> Action:
         legal = check_can_decide(state, seat)
         if not isinstance(state, MaiterraState):
-            return self._rng.choice(legal)
+            return rng.choice(legal)
         if state.phase == HOUSES:
-            return self._rng.choice(legal)
+            return rng.choice(legal)
         if state.phase == DRAFT:
-            return max(
-                legal, key=lambda a: self.draft_score(state, seat, a) + self._rng.random() * 0.1
-            )
+            return max(legal, key=lambda a: self.draft_score(state, seat, a) + rng.random() * 0.1)
         best, best_score = ids.END, 0.0
         budget = state.budget(seat)
         for action in legal:
-            score = self.order_score(state, seat, action, budget) + self._rng.random() * 0.5
+            score = self.order_score(state, seat, action, budget) + rng.random() * 0.5
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -252,9 +248,3 @@ class MaiterraHeuristicBot:
         return any(
             state.owner[cell] == seat and self._front(state, seat, cell) for cell in range(25)
         )
-
-    def __repr__(self) -> str:
-        return f"MaiterraHeuristicBot(seed={self.seed})"
-
-
-__all__ = ["MaiterraHeuristicBot"]

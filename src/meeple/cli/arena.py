@@ -26,6 +26,7 @@ from typing import Any
 from meeple.ai import Bot, MctsBot, make_bot
 from meeple.ai.deadline import deadline
 from meeple.core import Game, Seat, State, load_game, mix_seed
+from meeple.core.ratings import RatingTable
 from meeple.core.stats import wilson
 
 SEED_MASK = (1 << 53) - 1
@@ -210,10 +211,7 @@ def summarise(
     move_seconds: float | None,
 ) -> ArenaReport:
     """Tally, rate (in match order, so the ratings do not depend on the workers) and pair."""
-    from openskill.models import PlackettLuce  # noqa: PLC0415 (import cost, CLI startup)
-
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in bots}
+    ratings = RatingTable(bots)
     lines = {name: BotLine(name) for name in bots}
     pairs = {(a, b): HeadToHead(a, b) for a in bots for b in bots if a != b}
     for result in sorted(results, key=lambda r: r.index):
@@ -242,19 +240,17 @@ def summarise(
             elif outcome_of[a] > outcome_of[b]:
                 pair.wins += 1
                 pair.score += 1.0
-        if len(outcome_of) > 1:
-            names = list(outcome_of)
-            teams = [[ratings[name]] for name in names]
-            ranks = [1.0 if outcome_of[name] == 1.0 else 2.0 for name in names]
-            if not result.winners:
-                ranks = [1.0] * len(names)
-            rated = model.rate(teams, ranks=ranks)
-            for name, team in zip(names, rated, strict=True):
-                ratings[name] = team[0]
+        # Winners share first place, the rest second; a draw ties everyone.
+        ratings.rate(
+            {
+                name: 1.0 if value == 1.0 or not result.winners else 2.0
+                for name, value in outcome_of.items()
+            }
+        )
     for name, line in lines.items():
         line.low, line.high = wilson(line.score, line.games)
         rating = ratings[name]
-        line.mu, line.sigma, line.ordinal = rating.mu, rating.sigma, rating.ordinal()
+        line.mu, line.sigma, line.ordinal = rating.mu, rating.sigma, rating.ordinal
     for pair in pairs.values():
         pair.low, pair.high = wilson(pair.score, pair.games)
     ordered = sorted(lines.values(), key=lambda line: -line.ordinal)

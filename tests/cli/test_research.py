@@ -42,7 +42,7 @@ def test_adapter_floor_prints_the_cost_of_each_call() -> None:
 
 
 def test_bench_adapters_times_every_loop_and_its_floor() -> None:
-    result = invoke("bench-adapters", "--game", "maatatahay", "--seconds", "0.01", "--json")
+    result = invoke("bench-adapters", "maatatahay", "--seconds", "0.01", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["game"].startswith("maatatahay/") and report["seats"] == 2
@@ -54,12 +54,12 @@ def test_bench_adapters_times_every_loop_and_its_floor() -> None:
 
 
 def test_bench_adapters_prints_the_markdown_table_with_either_encoder() -> None:
-    result = invoke("bench-adapters", "--game", "maatatahay", "--seconds", "0", "--no-floor")
+    result = invoke("bench-adapters", "maatatahay", "--seconds", "0", "--no-floor")
     assert result.exit_code == 0, result.output
     assert "| loop | games | games/s |" in result.stdout
     assert "| pettingzoo-aec |" in result.stdout
     generic = invoke(
-        "bench-adapters", "--game", "maatatahay", "--seconds", "0", "--no-floor",
+        "bench-adapters", "maatatahay", "--seconds", "0", "--no-floor",
         "--encoder", "generic",
     )  # fmt: skip
     assert generic.exit_code == 0, generic.output
@@ -67,7 +67,7 @@ def test_bench_adapters_prints_the_markdown_table_with_either_encoder() -> None:
 
 
 def test_bench_adapters_refuses_an_unknown_encoder() -> None:
-    result = invoke("bench-adapters", "--encoder", "fast")
+    result = invoke("bench-adapters", "maatatahay", "--encoder", "fast")
     assert result.exit_code == 2
     assert "own or generic" in result.output
 

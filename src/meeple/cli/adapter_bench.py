@@ -15,7 +15,7 @@ Every row plays whole matches with uniformly random legal actions, single proces
 
 The learners pick from the mask with ``mask.view(bool).nonzero()[0]`` and Python's
 ``random``, as cheap as the native loop's ``rng.choice(legal)``: ``np.flatnonzero`` on an
-int8 mask and a numpy ``Generator.choice`` cost more than a whole Maatatahay step.
+int8 mask and a numpy ``Generator.choice`` cost more than a whole step of the quickest game.
 
 Each adapter row also runs the same loop over a hollow game (:mod:`meeple.cli.hollow`) of
 the same shape -- players, actions, average legal actions, tensor size, steps per match --

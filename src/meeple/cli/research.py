@@ -23,7 +23,7 @@ from meeple.cli.arena import search_speed as measure_search_speed
 from meeple.cli.common import console, fail, open_game, parse_options
 from meeple.core import registered
 
-EXTRAS_HINT = "pip install -e '.[openspiel,pettingzoo,gymnasium]'"
+EXTRAS_HINT = "pip install 'meeple[research]'"
 """How to install what these commands need."""
 
 
@@ -47,7 +47,7 @@ def _progress(label: str) -> Progress:
 
 
 def bench_adapters(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Option(help="The game, e.g. maatatahay.")] = "maatatahay",
+    game: Annotated[str, typer.Argument(help="The game (see `meeple games`).")],
     seats: Annotated[
         int | None, typer.Option(help="Seats per match (the game's least if unset).")
     ] = None,
@@ -119,7 +119,7 @@ def adapter_floor(
 
 
 def vs_openspiel(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    game: Annotated[str, typer.Argument(help="The game (see `meeple games`).")],
     games: Annotated[int, typer.Option(min=1, help="Matches (in pairs on one deal).")] = 20,
     seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per move, each side.")] = 0.25,
     opponent: Annotated[

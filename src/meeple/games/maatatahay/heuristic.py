@@ -35,8 +35,10 @@ Ties are drawn from the caller's generator. It reads only what ``state.view(seat
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from meeple.core.errors import GameError
 from meeple.core.game import State
@@ -65,19 +67,43 @@ from meeple.games.maatatahay.rules import (
 
 WIN_BONUS = 100.0
 """Added for a won match (subtracted for a lost one), above any difference in points."""
-LIVING_WEIGHT = 0.6
-"""A living warrior beyond its points: it breaks ties, closes sides and attacks."""
-STRENGTH_WEIGHT = 0.06
-ARROW_WEIGHT = 0.12
-"""Per arrow of a living warrior pointing at an open space."""
-STORED_ENERGY_WEIGHT = 0.25
-STORED_SPIRIT_WEIGHT = 0.8
-NEXT_THREAT_WEIGHT = 0.9
-"""How much of its best surround the seat that surely places next is expected to make."""
-LATER_THREAT_WEIGHT = 0.35
-"""The same for a seat whose next placement comes after the other seat's (or is unknown)."""
-OPEN_TWO_WEIGHT = 0.08
-"""Per point at stake on a warrior with two open sides next to an enemy."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The rules of thumb's numbers, in points (see :func:`evaluate`)."""
+
+    living: float = 0.6
+    """A living warrior beyond its points: it breaks ties, closes sides and attacks."""
+    strength: float = 0.06
+    arrow: float = 0.12
+    """Per arrow of a living warrior pointing at an open space."""
+    stored_energy: float = 0.25
+    stored_spirit: float = 0.8
+    next_threat: float = 0.9
+    """How much of its best surround the seat that surely places next is expected to make."""
+    later_threat: float = 0.35
+    """The same for a seat whose next placement comes after the other seat's (or unknown)."""
+    exposure: float = 0.08
+    """Per point at stake on a warrior with two open sides and an enemy next to it."""
+    exposure_margin: float = 99.0
+    """...counted only while the enemies next to it are within this much of its strength."""
+    replies: int = 8
+    """How many of the best placements are played on against the other seat's best reply,
+    when it places next in the same round (0: none)."""
+    doomed: float = 0.0
+    """The share of its worth a warrior with open sides loses when the enemies next to it
+    are already stronger: whoever closes its last side, it dies."""
+    side_attack: float = 0.0
+    """The enemy strength expected to close each open side of a warrior (0: no survival
+    estimate, only the threats)."""
+    open_sides_cap: int = 2
+    """Open sides beyond this many add no expected attack (they are far from closing)."""
+    softness: float = 1.5
+    """How gently a warrior's chance to die rises with the attack it is expected to meet."""
+
+
+DEFAULT_WEIGHTS = Weights()
 
 NKEEPS = len(KEEPS)
 STORAGE_LIMIT = RULES.storage_limit
@@ -158,13 +184,19 @@ def _support_at(state: MaatatahayState, seat: int, space: int) -> int:
     return min(arrows, state.supply)
 
 
-def _warrior_value(state: MaatatahayState, space: int) -> float:
+def _warrior_value(state: MaatatahayState, space: int, living: float) -> float:
     """What a living warrior is worth to its seat: its diamonds, its Spirit, its presence."""
     uid = state.tile[space]
-    return TILES[uid % TILES_PER_SEAT].diamonds + state.spirit[space] + LIVING_WEIGHT
+    return TILES[uid % TILES_PER_SEAT].diamonds + state.spirit[space] + living
 
 
-def surround_gain(state: MaatatahayState, seat: int, tile_index: int, space: int) -> float:
+def surround_gain(
+    state: MaatatahayState,
+    seat: int,
+    tile_index: int,
+    space: int,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> float:
     """What ``seat`` gains by placing warrior ``tile_index`` on the open ``space`` now.
 
     The warrior's strength there is its fangs, the support arrows at ``space``, and every
@@ -208,7 +240,7 @@ def surround_gain(state: MaatatahayState, seat: int, tile_index: int, space: int
         gain = 0.0
         freed = 0
         for candidate in dying:
-            value = _warrior_value(state, candidate)
+            value = _warrior_value(state, candidate, weights.living)
             freed += spirit[candidate]
             gain += -value if _owner(tile[candidate]) == seat else value
         if space not in dying:
@@ -225,7 +257,9 @@ def _open_sides(state: MaatatahayState, space: int) -> list[int]:
     return [n for n in ORTHOGONAL[space] if tile[n] == EMPTY and not (blocks and relic[n])]
 
 
-def best_surround(state: MaatatahayState, seat: int, tile_index: int) -> float:
+def best_surround(
+    state: MaatatahayState, seat: int, tile_index: int, weights: Weights = DEFAULT_WEIGHTS
+) -> float:
     """The most ``seat`` gains by one placement of ``tile_index`` (see :func:`surround_gain`).
 
     Only spaces where a warrior can become surrounded are tried: the last open side of a
@@ -246,7 +280,7 @@ def best_surround(state: MaatatahayState, seat: int, tile_index: int) -> float:
         if len(gaps) == 1:
             tried.add(gaps[0])
     for space in tried:
-        best = max(best, surround_gain(state, seat, tile_index, space))
+        best = max(best, surround_gain(state, seat, tile_index, space, weights))
     return best
 
 
@@ -259,54 +293,87 @@ def _likely_tile(state: MaatatahayState, seat: int) -> int | None:
     return max((pair[seat] for pair in state.stream), key=lambda t: TILES[t].fangs)
 
 
-def _threat(state: MaatatahayState, seat: int) -> float:
+def _threat(state: MaatatahayState, seat: int, weights: Weights) -> float:
     tile_index = _likely_tile(state, seat)
     if tile_index is None or not _places_again(state, seat):
         return 0.0
-    return best_surround(state, seat, tile_index)
+    return best_surround(state, seat, tile_index, weights)
 
 
-def _exposure(state: MaatatahayState, space: int) -> float:
-    """A little of what a warrior with two open sides and an enemy beside it has at stake."""
+def survival(state: MaatatahayState, space: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """A rough chance that the living warrior on ``space`` is alive at the end.
+
+    The map fills up, so nearly every warrior is closed in at last and fights then: it dies
+    if the enemies next to it are stronger. One already closed in has fought and is safe
+    ("A warrior already surrounded does not fight again"); otherwise the enemy strength next
+    to it now, with some more for each open side, is weighed against its strength.
+    """
+    gaps = len(_open_sides(state, space))
+    if gaps == 0 or (weights.side_attack <= 0 and weights.doomed <= 0):
+        return 1.0
     side = _owner(state.tile[space])
+    tile, living = state.tile, state.living
+    attack = 0
+    for near in ORTHOGONAL[space]:
+        if living[near] and _owner(tile[near]) != side:
+            attack += state.strength(near)
+    if weights.side_attack <= 0:
+        return 1.0 - weights.doomed if attack > state.strength(space) else 1.0
+    expected = attack + weights.side_attack * min(gaps, weights.open_sides_cap)
+    surplus = expected - state.strength(space) - 0.5
+    return 1.0 - 1.0 / (1.0 + math.exp(-surplus / weights.softness))
+
+
+def _exposure(state: MaatatahayState, space: int, weights: Weights) -> float:
+    """What a warrior with two open sides and an enemy beside it risks: two more tiles
+    close it in, and the enemies next to it then attack it together."""
     if len(_open_sides(state, space)) != 2:
         return 0.0
+    side = _owner(state.tile[space])
     tile, living = state.tile, state.living
-    if any(living[n] and _owner(tile[n]) != side for n in ORTHOGONAL[space]):
-        return OPEN_TWO_WEIGHT * _warrior_value(state, space)
-    return 0.0
+    attack = 0
+    enemies = False
+    for near in ORTHOGONAL[space]:
+        if living[near] and _owner(tile[near]) != side:
+            enemies = True
+            attack += state.strength(near)
+    if not enemies or state.strength(space) - attack > weights.exposure_margin:
+        return 0.0
+    return weights.exposure * _warrior_value(state, space, weights.living)
 
 
-def evaluate(state: MaatatahayState, seat: Seat) -> float:
+def evaluate(state: MaatatahayState, seat: Seat, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """How good ``state`` is for ``seat``, in points; the opposite for the other seat."""
     other = 1 - seat
-    value = float(_points(state, seat) - _points(state, other))
     if state.phase == OVER:
-        return value + WIN_BONUS * state.returns()[seat]
+        points = float(_points(state, seat) - _points(state, other))
+        return points + WIN_BONUS * state.returns()[seat]
+    value = float(state.relic_points(seat) - state.relic_points(other))
     tile, living, facing = state.tile, state.living, state.facing
     for space in range(SPACES):
         uid = tile[space]
         if uid == EMPTY or not living[space]:
             continue
         tile_index = uid % TILES_PER_SEAT
-        own = LIVING_WEIGHT + STRENGTH_WEIGHT * state.strength(space) - _exposure(state, space)
+        own = _warrior_value(state, space, weights.living) * survival(state, space, weights)
+        own += weights.strength * state.strength(space) - _exposure(state, space, weights)
         arrows = 0
         for target in ARROW_TARGETS[tile_index][facing[space]][space]:
             if tile[target] == EMPTY:
                 arrows += 1
-        own += ARROW_WEIGHT * arrows
+        own += weights.arrow * arrows
         value += own if _owner(uid) == seat else -own
     for who, sign in ((seat, 1.0), (other, -1.0)):
         if _places_again(state, who):
             value += sign * (
-                STORED_ENERGY_WEIGHT * min(state.store_energy[who], STORAGE_LIMIT)
-                + STORED_SPIRIT_WEIGHT * min(state.store_spirit[who], STORAGE_LIMIT)
+                weights.stored_energy * min(state.store_energy[who], STORAGE_LIMIT)
+                + weights.stored_spirit * min(state.store_spirit[who], STORAGE_LIMIT)
             )
     left = _placements_left(state)
     for who, sign in ((seat, 1.0), (other, -1.0)):
-        threat = _threat(state, who)
+        threat = _threat(state, who, weights)
         if threat:
-            weight = NEXT_THREAT_WEIGHT if left and left[0] == who else LATER_THREAT_WEIGHT
+            weight = weights.next_threat if left and left[0] == who else weights.later_threat
             value += sign * weight * threat
     return value
 
@@ -367,6 +434,9 @@ class MaatatahayHeuristic:
 
     name = "heuristic"
 
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+
     def choose(self, state: State, seat: Seat, rng: random.Random) -> Action:
         """The action ``seat`` takes; ``seat`` must be one of ``state.deciding_seats()``.
 
@@ -388,6 +458,12 @@ class MaatatahayHeuristic:
         world = state.resample(seat, rng.getrandbits(64))
         candidates = self._finishes(world, seat, legal) if world.phase == FINISH else legal
         scores = [(self.action_value(world, seat, action), action) for action in candidates]
+        if self.weights.replies > 0 and world.phase in (PLACE, FINISH) and world.placements == 0:
+            scores.sort(key=lambda item: -item[0])
+            scores = [
+                (self.reply_value(world, seat, action), action)
+                for _, action in scores[: self.weights.replies]
+            ]
         best = max(score for score, _ in scores)
         tied = [action for score, action in scores if score >= best - 1e-9]
         return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
@@ -398,7 +474,7 @@ class MaatatahayHeuristic:
         child = world.clone()
         child.apply_unchecked(seat, action)
         if child.phase in (PICK, OVER) or world.phase == FINISH:
-            return evaluate(child, seat)
+            return evaluate(child, seat, self.weights)
         if child.phase == FINISH:
             return self._best_finish(child, seat, quick=False)[0]
         if child.phase == ORDER:
@@ -409,6 +485,17 @@ class MaatatahayHeuristic:
         # The place phase after the order: the placer's best placement.
         value = self._best_place(child, child.placing)
         return value if child.placing == seat else -value
+
+    def reply_value(self, world: MaatatahayState, seat: int, action: Action) -> float:
+        """``action`` played and its placement finished (by the best quick finish), then the
+        other seat's best placement in reply: its value for ``seat``."""
+        child = world.clone()
+        child.apply_unchecked(seat, action)
+        if child.phase == FINISH:
+            child.apply_unchecked(seat, self._best_finish(child, seat, quick=False)[1])
+        if child.phase != PLACE:
+            return evaluate(child, seat, self.weights)
+        return -self._best_place(child, child.placing)
 
     def _order_value(self, state: MaatatahayState, seat: int, first: int) -> float:
         child = state.clone()
@@ -437,7 +524,7 @@ class MaatatahayHeuristic:
             action = _finish_action(facing, keep)
             child = state.clone()
             child.apply_unchecked(seat, action)
-            value = evaluate(child, seat)
+            value = evaluate(child, seat, self.weights)
             if value > best:
                 best, best_action = value, action
         return best, best_action

@@ -36,7 +36,7 @@ the rest. The mapping:
 - **Returns** are meeple's: +1 per winner, -1 per other seat, 0 for all on a draw.
 
 Python games are slower than C++ ones for algorithms that clone a lot (MCTS); see
-``scripts/bench_adapters.py`` and docs/research.md for figures.
+``meeple bench-adapters`` and docs/research.md for figures.
 """
 
 from __future__ import annotations

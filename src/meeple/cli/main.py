@@ -38,7 +38,7 @@ from meeple.cli.research import adapter_floor, bench_adapters, search_speed, vs_
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
 from meeple.cli.serve import lan, serve
-from meeple.cli.tune import tune_app
+from meeple.cli.tune import tune
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
 
 app = typer.Typer(
@@ -369,5 +369,5 @@ app.command()(balance)
 app.command("bench-adapters")(bench_adapters)
 app.command("adapter-floor")(adapter_floor)
 app.command("vs-openspiel")(vs_openspiel)
-app.add_typer(tune_app)
+app.command()(tune)
 app.command("search-speed")(search_speed)

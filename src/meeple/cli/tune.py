@@ -1,25 +1,27 @@
-"""``meeple tune manafields``: search the unit cards for balance on all 16 faction pairings.
+"""``meeple tune GAME``: search a game's numbers for balance on every faction pairing.
 
-A noisy local search by heuristic self-play. Each step changes one or two numbers on the
-cards of a faction picked by how far its win rate is from 50 % (buffs for a weak faction,
-nerfs for a strong one, a random direction one time in four): Speed, HP, To Hit, Armour, an
-archer's Range, a healing or bolt ability's amount and range, each within its bounds around
-the published cards. A candidate plays ``--games`` matches on every pairing (the matches
-``meeple balance manafields --bots heuristic --seed S`` plays); it is kept when its loss
-(the root mean square of the 16 first-seat win rates' distance from 50 %, plus 0.15 for
-each step away from the published cards) beats the best on the same seed, and again on the
-mean of two seeds.
+For a game whose seats each play a faction (its ``faction0``/``faction1`` options) and whose
+package says what may change: a ``tuning`` module naming the data file (``DATA``) and the
+numbers a search may move (``card_numbers``, each a :class:`Number`). A noisy local search
+by self-play. Each step changes one or two numbers on the cards of a faction picked by how
+far its win rate is from 50 % (buffs for a weak faction, nerfs for a strong one, a random
+direction one time in four), each within its bounds around the published cards. A candidate
+plays ``--games`` matches on every pairing (the matches ``meeple balance GAME --bots
+heuristic --seed S`` plays); it is kept when its loss (the root mean square of the
+first-seat win rates' distance from 50 %, plus 0.15 for each step away from the published
+cards) beats the best on the same seed, and again on the mean of two seeds.
 
-The engine still reads its cards once, at import, so every candidate is played by a copy of
-the ``meeple`` package with its ``rules.json`` swapped in, in two processes. ``--out`` gets
-``log.txt`` and ``best.json`` (a whole ``rules.json``); ``meeple balance manafields`` run on
-a copy of the package with that file (``PYTHONPATH=copy``) is the check at more matches and
-a fresh seed.
+The engines still read their data once, at import, so every candidate is played by a copy of
+the ``meeple`` package with its data file swapped in, in two processes. ``--out`` gets
+``log.txt`` and ``best.json`` (a whole data file); ``meeple balance GAME`` run on a copy of
+the package with that file (``PYTHONPATH=copy``) is the check at more matches and a fresh
+seed.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import math
 import os
@@ -29,84 +31,70 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Annotated, Any
+from types import ModuleType
+from typing import Annotated, Any, Protocol
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 import meeple
-from meeple.cli.common import console
+from meeple.cli.balance import pairings, play_job, schedule
+from meeple.cli.common import console, fail, open_game
+from meeple.core import Game, load_game
 
-GAME = "manafields"
-RULES_PATH = Path("games") / GAME / "data" / "rules.json"
-"""The cards, relative to the ``meeple`` package."""
-FACTIONS = ("humans", "elves", "orcs", "undead")
-PAIRINGS = [(a, b) for a in FACTIONS for b in FACTIONS]
 SEEDS = (1001, 2002)
 PENALTY = 0.15
+TUNING_MODULE = "tuning"
+"""The module of a game package that says what a search may change."""
 
-Param = tuple[str, int, str, int, int]
-"""What the search may change: faction, unit index, field, low, high."""
 Cells = dict[tuple[str, str], float]
 """First-seat win rate (in %) per (first, second) faction pairing."""
 
 
-def parameters(published: dict[str, Any]) -> list[Param]:
-    """What the search may change, with bounds around the published cards."""
-    found: list[Param] = []
-    for faction in FACTIONS:
-        for index, unit in enumerate(published["factions"][faction]["units"]):
-            if unit["kind"] == "zombie":
-                continue  # the Undead's Zombie shares the risen Zombie's card
-            found += [
-                (faction, index, "speed", max(2, unit["speed"] - 1), unit["speed"] + 1),
-                (faction, index, "hp", unit["hp"] - 2, unit["hp"] + 2),
-                (faction, index, "to_hit", max(3, unit["to_hit"] - 1), min(5, unit["to_hit"] + 1)),
-                (faction, index, "armour", max(2, unit["armour"] - 1), min(5, unit["armour"] + 1)),
-            ]  # fmt: skip
-            if unit["kind"] == "archers":
-                found.append((faction, index, "range", unit["range"] - 1, unit["range"] + 1))
-            ability = unit.get("ability")
-            if ability and ability["effect"] in ("heal", "bolt"):
-                amount, reach = ability["amount"], ability["range"]
-                found.append((faction, index, "ability.amount", max(1, amount - 1), amount + 1))
-                found.append((faction, index, "ability.range", reach - 1, reach + 1))
-    return found
+class Number(Protocol):
+    """One number a search may change: the faction (``side``) whose card it is on, its bounds,
+    and which way is stronger (+1: higher, -1: lower)."""
+
+    @property
+    def side(self) -> str: ...
+    @property
+    def low(self) -> int: ...
+    @property
+    def high(self) -> int: ...
+    @property
+    def stronger(self) -> int: ...
+
+    def get(self, cards: dict[str, Any]) -> int: ...
+    def put(self, cards: dict[str, Any], value: int) -> None: ...
+    def label(self, cards: dict[str, Any]) -> str: ...
 
 
-def get(rules: dict[str, Any], param: Param) -> int:
-    """The value ``param`` names on these cards."""
-    faction, index, field = param[:3]
-    unit = rules["factions"][faction]["units"][index]
-    return int(unit["ability"][field[8:]] if field.startswith("ability.") else unit[field])
+def tuning_of(game: Game) -> ModuleType | None:
+    """The ``tuning`` module of the game's package, or None if it has none."""
+    package = type(game).__module__.rpartition(".")[0]
+    name = f"{package}.{TUNING_MODULE}"
+    return importlib.import_module(name) if package and find_spec(name) else None
 
 
-def put(rules: dict[str, Any], param: Param, value: int) -> None:
-    """Set the value ``param`` names on these cards."""
-    faction, index, field = param[:3]
-    unit = rules["factions"][faction]["units"][index]
-    if field.startswith("ability."):
-        unit["ability"][field[8:]] = value
-    else:
-        unit[field] = value
+def data_path(game: Game, tuning: ModuleType) -> Path:
+    """The tuned data file, relative to the ``meeple`` package."""
+    package = Path(tuning.__file__ or "").parent
+    return (package / str(tuning.DATA)).relative_to(Path(meeple.__file__).parent)
 
 
-def first_seat_rates(seed: int, games: int, pairs: Sequence[tuple[str, str]]) -> list[float]:
-    """The first seat's score (a win 1, a draw ½) per pairing over ``games`` heuristic
-    self-play matches: the matches and seeds of ``meeple balance manafields --bots
-    heuristic --seed SEED``."""
-    from meeple.cli.balance import BalanceJob, play_job  # noqa: PLC0415 (the worker's only)
-    from meeple.core import load_game, mix_seed  # noqa: PLC0415
-
-    game = load_game(GAME)
+def first_seat_rates(
+    name: str, seed: int, games: int, pairs: Sequence[tuple[str, str]], bots: Sequence[str]
+) -> list[float]:
+    """The first seat's score (a win 1, a draw ½) per pairing over ``games`` self-play
+    matches: the matches and seeds of ``meeple balance NAME --bots BOTS --seed SEED``."""
+    game = load_game(name)
     rates = []
     for first, second in pairs:
-        options = {**game.options, "faction0": first, "faction1": second}
+        fixed = {"faction0": first, "faction1": second}
         points = 0.0
-        for index in range(games):
-            match_seed = mix_seed(seed, FACTIONS.index(first), FACTIONS.index(second), index)
-            job = BalanceJob(index, game.id, 2, options, match_seed, ("heuristic", "heuristic"))
+        for job in schedule(game, bots, games, seed, fixed):
             winners = play_job(job)["winners"]
             points += 1.0 if winners == [0] else 0.5 if not winners else 0.0
         rates.append(points / games)
@@ -117,11 +105,18 @@ class Search:
     """The search's state: the published cards, a copy of the package to play candidates
     with, and the win rates already measured."""
 
-    def __init__(self, published: dict[str, Any], games: int) -> None:
-        self.published = published
-        self.params = parameters(published)
+    def __init__(self, game: Game, tuning: ModuleType, games: int, bots: Sequence[str]) -> None:
+        self.name = game.info.name
+        self.data = data_path(game, tuning)
+        self.published: dict[str, Any] = json.loads(
+            (Path(meeple.__file__).parent / self.data).read_text("utf-8")
+        )
+        self.params: list[Number] = list(tuning.card_numbers(self.published))
+        self.pairs = pairings(game, {})
+        self.sides = list(dict.fromkeys(first for first, _ in self.pairs))
         self.games = games
-        self.tree = Path(tempfile.mkdtemp(prefix="tune-manafields-"))
+        self.bots = list(bots)
+        self.tree = Path(tempfile.mkdtemp(prefix=f"tune-{self.name}-"))
         shutil.copytree(
             Path(meeple.__file__).parent,
             self.tree / "meeple",
@@ -135,22 +130,20 @@ class Search:
 
     def distance(self, rules: dict[str, Any]) -> int:
         """Steps away from the published cards."""
-        return sum(abs(get(rules, p) - get(self.published, p)) for p in self.params)
+        return sum(abs(p.get(rules) - p.get(self.published)) for p in self.params)
 
     def cells(self, rules: dict[str, Any], seed: int) -> Cells:
         """First-seat win rate (in %) on every pairing, played in two processes."""
         key = (json.dumps(rules, sort_keys=True), seed)
         if key not in self.cache:
-            (self.tree / "meeple" / RULES_PATH).write_text(json.dumps(rules, indent=1))
-            halves = [PAIRINGS[h::2] for h in range(2)]
+            (self.tree / "meeple" / self.data).write_text(json.dumps(rules, indent=1))
+            halves = [self.pairs[h::2] for h in range(2)]
             env = {**os.environ, "PYTHONPATH": str(self.tree)}
-            worker = [sys.executable, "-m", "meeple.cli.tune", str(seed), str(self.games)]
+            worker = [sys.executable, "-m", "meeple.cli.tune", self.name, str(seed)]
+            worker += [str(self.games), ",".join(self.bots)]
             procs = [
                 subprocess.Popen(
-                    [*worker, json.dumps(half)],
-                    env=env,
-                    stdout=subprocess.PIPE,
-                    text=True,
+                    [*worker, json.dumps(half)], env=env, stdout=subprocess.PIPE, text=True
                 )
                 for half in halves
             ]
@@ -169,18 +162,22 @@ class Search:
 
     def loss(self, rules: dict[str, Any], seeds: tuple[int, ...]) -> float:
         """Mean over ``seeds`` of the RMS distance from 50 %, plus the distance penalty."""
-        rms = [
-            math.sqrt(sum((v - 50) ** 2 for v in self.cells(rules, s).values()) / 16) for s in seeds
-        ]
+        rms = []
+        for seed in seeds:
+            cells = self.cells(rules, seed).values()
+            rms.append(math.sqrt(sum((v - 50) ** 2 for v in cells) / len(cells)))
         return sum(rms) / len(rms) + PENALTY * self.distance(rules)
 
     def faction_rates(self, rules: dict[str, Any]) -> dict[str, float]:
         """Each faction's win rate (in %) over both seats, on the first seed."""
         cells = self.cells(rules, SEEDS[0])
         return {
-            f: (sum(cells[(f, g)] for g in FACTIONS) + sum(100 - cells[(g, f)] for g in FACTIONS))
-            / 8
-            for f in FACTIONS
+            f: (
+                sum(cells[(f, g)] for g in self.sides)
+                + sum(100 - cells[(g, f)] for g in self.sides)
+            )
+            / (2 * len(self.sides))
+            for f in self.sides
         }
 
     def propose(self, rules: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -188,31 +185,26 @@ class Search:
         rates = self.faction_rates(rules)
         candidate = copy.deepcopy(rules)
         for _ in range(rng.choice((1, 1, 2))):
-            faction = rng.choices(FACTIONS, [abs(rates[f] - 50) + 1.5 for f in FACTIONS])[0]
-            param = rng.choice([p for p in self.params if p[0] == faction])
-            buff = rates[faction] < 50 if rng.random() < 0.75 else rng.random() < 0.5
-            step = 1 if buff != (param[2] == "to_hit") else -1  # a lower To Hit is better
-            value = get(candidate, param) + step
-            if param[3] <= value <= param[4]:
-                put(candidate, param, value)
+            side = rng.choices(self.sides, [abs(rates[f] - 50) + 1.5 for f in self.sides])[0]
+            param = rng.choice([p for p in self.params if p.side == side])
+            buff = rates[side] < 50 if rng.random() < 0.75 else rng.random() < 0.5
+            value = param.get(candidate) + (param.stronger if buff else -param.stronger)
+            if param.low <= value <= param.high:
+                param.put(candidate, value)
         return candidate
 
     def changes(self, rules: dict[str, Any]) -> list[str]:
-        """The cards' numbers that differ from the published ones."""
-        return [
-            f"{p[0]}/{rules['factions'][p[0]]['units'][p[1]]['name']}.{p[2]}={get(rules, p)}"
-            for p in self.params
-            if get(rules, p) != get(self.published, p)
-        ]
+        """The numbers that differ from the published ones."""
+        return [p.label(rules) for p in self.params if p.get(rules) != p.get(self.published)]
 
     def describe(self, rules: dict[str, Any]) -> str:
         """The changes, how many pairings are within 45-55 %, and the table of them."""
         cells = self.cells(rules, SEEDS[0])
         within = sum(45 <= v <= 55 for v in cells.values())
         table = "\n".join(
-            f"    {a:7}" + " ".join(f"{cells[(a, b)]:4.0f}" for b in FACTIONS) for a in FACTIONS
+            f"    {a:7}" + " ".join(f"{cells[(a, b)]:4.0f}" for b in self.sides) for a in self.sides
         )
-        return f"[{', '.join(self.changes(rules))}] {within}/16 within 45-55 %\n{table}"
+        return f"[{', '.join(self.changes(rules))}] {within}/{len(cells)} within 45-55 %\n{table}"
 
 
 def run_search(
@@ -246,35 +238,32 @@ def run_search(
     return best, search.loss(best, SEEDS)
 
 
-tune_app = typer.Typer(
-    name="tune",
-    help="Search a game's numbers for balance by self-play.",
-    no_args_is_help=True,
-)
-
-
-@tune_app.command("manafields")
-def tune_manafields(  # noqa: PLR0917 (typer: one parameter per option)
+def tune(  # noqa: PLR0917 (typer: one parameter per option)
+    game: Annotated[str, typer.Argument(help="The game (one with factions and a tuning space).")],
     out: Annotated[Path, typer.Option(help="Directory for log.txt and best.json.")],
     start: Annotated[
-        Path | None, typer.Option(help="A whole rules.json to start from (the published one).")
+        Path | None, typer.Option(help="A whole data file to start from (the published one).")
     ] = None,
     iterations: Annotated[int, typer.Option(min=0, help="Steps of the search.")] = 100,
     games: Annotated[int, typer.Option(min=1, help="Matches per pairing and candidate.")] = 120,
     seed: Annotated[int, typer.Option(help="Seed of the search's own choices.")] = 1,
+    bots: Annotated[str, typer.Option(help="The bot of both seats.")] = "heuristic",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the best cards' loss and changes as JSON.")
     ] = False,
 ) -> None:
-    """Search Manafields' unit cards for balance on all 16 faction pairings.
+    """Search a game's cards for balance on every faction pairing, by self-play.
 
-    Heuristic self-play in two processes; writes OUT/log.txt and OUT/best.json."""
+    Self-play in two processes; writes OUT/log.txt and OUT/best.json."""
+    configured = open_game(game)
+    tuning = tuning_of(configured)
+    if tuning is None or not pairings(configured, {}):
+        raise fail(f"{configured.info.name} has no factions and tuning space to search")
     out.mkdir(parents=True, exist_ok=True)
-    published = json.loads((Path(meeple.__file__).parent / RULES_PATH).read_text("utf-8"))
-    first = published if start is None else json.loads(start.read_text("utf-8"))
-    search = Search(published, games)
+    search = Search(configured, tuning, games, [bots, bots])
+    first = search.published if start is None else json.loads(start.read_text("utf-8"))
     progress = Progress(
-        TextColumn("tune manafields"),
+        TextColumn(f"tune {configured.info.name}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -300,6 +289,7 @@ def tune_manafields(  # noqa: PLR0917 (typer: one parameter per option)
             )
         if as_json:
             report = {
+                "game": configured.info.name,
                 "loss": round(loss, 3),
                 "changes": search.changes(best),
                 "cells": {f"{a}-{b}": v for (a, b), v in search.cells(best, SEEDS[0]).items()},
@@ -310,6 +300,9 @@ def tune_manafields(  # noqa: PLR0917 (typer: one parameter per option)
         search.close()
 
 
-if __name__ == "__main__":  # a worker: python -m meeple.cli.tune SEED GAMES PAIRS_JSON
-    pairs = [(str(a), str(b)) for a, b in json.loads(sys.argv[3])]
-    print(json.dumps(first_seat_rates(int(sys.argv[1]), int(sys.argv[2]), pairs)))
+if __name__ == "__main__":  # a worker: python -m meeple.cli.tune GAME SEED GAMES BOTS PAIRS
+    pairs = [(str(a), str(b)) for a, b in json.loads(sys.argv[5])]
+    lineup = sys.argv[4].split(",")
+    print(
+        json.dumps(first_seat_rates(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), pairs, lineup))
+    )

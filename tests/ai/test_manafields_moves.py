@@ -8,12 +8,12 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Manafields)
 from meeple.ai import Budget, Mcts
-from meeple.ai.manafields_heuristic import ManafieldsHeuristicBot
-from meeple.ai.manafields_moves import KEEP, manafields_moves
 from meeple.ai.moves import move_filter
 from meeple.core import Game, State, load_game
 from meeple.games.manafields import ManafieldsState
 from meeple.games.manafields import notation as ids
+from meeple.games.manafields.bots import ManafieldsHeuristic
+from meeple.games.manafields.move_order import KEEP, manafields_moves
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_the_filter_keeps_the_best_actions_and_end_in_the_engines_order(
     manafields: Game,
 ) -> None:
     assert move_filter("manafields/1") is manafields_moves
-    scorer = ManafieldsHeuristicBot(0)
+    scorer = ManafieldsHeuristic()
     shrunk = 0
     for state, seat in _positions(manafields):
         assert isinstance(state, ManafieldsState)
@@ -69,7 +69,7 @@ def test_a_pruned_search_only_tries_what_the_filter_keeps(manafields: Game) -> N
 def test_scoring_a_decision_at_once_gives_each_actions_own_score(manafields: Game) -> None:
     """``scores`` works out what a decision's actions share once (the enemies, each unit's
     Move cost and present square's value); every figure equals ``score`` alone."""
-    scorer = ManafieldsHeuristicBot(0)
+    scorer = ManafieldsHeuristic()
     for state, seat in _positions(manafields, 3):
         assert isinstance(state, ManafieldsState)
         legal = state.legal_actions(seat)

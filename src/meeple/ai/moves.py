@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meeple.ai.manafields_moves import manafields_moves
 from meeple.core import Action, Seat, State
 from meeple.games.maatatahay.move_order import maatatahay_moves
 from meeple.games.maiterra.move_order import maiterra_moves
+from meeple.games.manafields.move_order import manafields_moves
 
 MoveFilter = Callable[[State, Seat, list[Action]], list[Action]]
 

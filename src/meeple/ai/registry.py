@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
-from meeple.ai.heuristic import HeuristicBot as PolicyBot
+from meeple.ai.heuristic import HeuristicBot
 from meeple.ai.levels import LEVELS
-from meeple.ai.manafields_heuristic import HeuristicBot
 from meeple.ai.random_bot import RandomBot
 from meeple.games.maiterra.bots import MaiterraHeuristic
 
@@ -14,7 +13,9 @@ _BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
-    "maiterra-heuristic": lambda seed: PolicyBot(seed, "maiterra-heuristic", MaiterraHeuristic()),
+    "maiterra-heuristic": lambda seed: HeuristicBot(
+        seed, "maiterra-heuristic", MaiterraHeuristic()
+    ),
 }
 _BOTS.update({lvl.bot_name: lvl.make for lvl in LEVELS.values()})
 

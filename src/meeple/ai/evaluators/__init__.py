@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meeple.ai.evaluators.manafields import evaluate_manafields
 from meeple.core import Seat, State
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
 from meeple.games.maiterra.evaluate import evaluate_maiterra
+from meeple.games.manafields.evaluate import evaluate_manafields
 
 Evaluator = Callable[[State, Seat], float]
 

@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 import rich.json
 from rich.console import RenderableType
 
-from meeple.cli.render.manafields import render_manafields
 from meeple.core.outcome import Event
 from meeple.core.types import JSON
 from meeple.games.maatatahay.draw import render_maatatahay
 from meeple.games.maiterra.draw import render_maiterra, report_maiterra
+from meeple.games.manafields.draw import render_manafields
 
 Renderer = Callable[[JSON], RenderableType]
 Reporter = Callable[[Sequence[Event], JSON], RenderableType | None]

@@ -3,12 +3,11 @@
 Rules: docs/rules/manafields.md; the numbers the rules read: data/rules.json.
 """
 
-from meeple.core.registry import register
-from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields, Manafields1, Manafields2
+from meeple.core.registry import register_kit
+from meeple.games.manafields.game import Manafields, Manafields1, Manafields2
+from meeple.games.manafields.kit import KIT
 from meeple.games.manafields.rules import ManafieldsState
 
-register(Manafields)
-for _earlier in EARLIER_VERSIONS:
-    register(_earlier)
+register_kit(KIT)
 
-__all__ = ["Manafields", "Manafields1", "Manafields2", "ManafieldsState"]
+__all__ = ["KIT", "Manafields", "Manafields1", "Manafields2", "ManafieldsState"]

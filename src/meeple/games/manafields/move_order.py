@@ -13,16 +13,17 @@ Manafields hides nothing but the dice: what the heuristic reads is what
 
 from __future__ import annotations
 
-from meeple.ai.manafields_heuristic import ManafieldsHeuristicBot
-from meeple.ai.pruning import keep_best
-from meeple.core import Action, Seat, State
-from meeple.games.manafields import ManafieldsState
+from meeple.core.game import State
+from meeple.core.kit import keep_best
+from meeple.core.types import Action, Seat
 from meeple.games.manafields import notation as ids
+from meeple.games.manafields.bots import ManafieldsHeuristic
+from meeple.games.manafields.rules import ManafieldsState
 
 KEEP = 8
 """Actions kept beside ``end`` and ``done``."""
 
-_SCORER = ManafieldsHeuristicBot(0)
+_SCORER = ManafieldsHeuristic()
 _ALWAYS = frozenset((ids.END, ids.DONE))
 
 

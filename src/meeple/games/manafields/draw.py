@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from meeple.core.kit import BoardDrawing
 from meeple.core.types import JSON
 
 SEAT_STYLES = ("bold red", "bold cyan")
@@ -121,3 +122,7 @@ def _roster(view: Mapping[str, Any]) -> Table:
 def render_manafields(view: JSON) -> RenderableType:
     """The grid, the status and the roster of one view."""
     return Group(Columns([_grid(view), _status(view)], padding=(0, 3)), _roster(view))
+
+
+DRAWING = BoardDrawing(render_manafields)
+"""Manafields' terminal drawing (its kit names this module)."""

@@ -1,4 +1,4 @@
-"""A fast rule-of-thumb player for Manafields.
+"""A fast rule-of-thumb player for Manafields: the game's ``heuristic`` bot.
 
 Each legal action gets a score from what it is worth on the table -- the expected damage of
 an attack (from the attack procedure's odds, never from peeking at the dice to come), the
@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import random
 
-from meeple.ai.base import check_can_decide
-from meeple.ai.evaluators.manafields import UNIT_VALUE
-from meeple.ai.greedy import GreedyBot
-from meeple.core import Action, Seat, State
-from meeple.games.manafields import ManafieldsState
+from meeple.core.game import State
+from meeple.core.kit import check_can_decide
+from meeple.core.types import Action, Seat
 from meeple.games.manafields import notation as ids
 from meeple.games.manafields.combat import armour, attack_dice, damage_per_die, to_hit_bonus
 from meeple.games.manafields.data import (
@@ -40,6 +38,8 @@ from meeple.games.manafields.data import (
     SLOTS,
     STEP,
 )
+from meeple.games.manafields.evaluate import UNIT_VALUE
+from meeple.games.manafields.rules import ManafieldsState
 
 OP_PRICE = 0.35
 OBJECTIVE_SQUARES = tuple(s for area in RULES.objective_squares for s in area)
@@ -72,7 +72,7 @@ def harm_value(state: ManafieldsState, target: int, damage: float) -> float:
 class _Context:
     """What every action of one decision shares: the living enemies and their squares, and
     per unit (worked out when first asked) its Move cost, the objective squares open to it
-    and the :meth:`ManafieldsHeuristicBot.place_value` of the square it stands on."""
+    and the :meth:`ManafieldsHeuristic.place_value` of the square it stands on."""
 
     __slots__ = ("_cost", "_here", "_open", "enemies", "enemy_squares", "seat", "state")
 
@@ -103,7 +103,7 @@ class _Context:
             self._open[slot] = squares
         return squares
 
-    def here(self, bot: ManafieldsHeuristicBot, slot: int) -> float:
+    def here(self, bot: ManafieldsHeuristic, slot: int) -> float:
         value = self._here.get(slot)
         if value is None:
             value = bot.place_value(self.state, self.seat, slot, self.state.pos[slot], self)
@@ -111,19 +111,14 @@ class _Context:
         return value
 
 
-class ManafieldsHeuristicBot:
-    """Scores every legal action with Manafields rules of thumb; see the module doc."""
+class ManafieldsHeuristic:
+    """The ``heuristic`` policy of Manafields: scores every legal action with its rules of
+    thumb (see the module doc); ties go to the bot's generator, passed in as ``rng``."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def select(self, state: State, seat: Seat) -> Action:
+    def choose(self, state: State, seat: Seat, rng: random.Random) -> Action:
         actions = check_can_decide(state, seat)
         if len(actions) == 1 or not isinstance(state, ManafieldsState):
-            return actions[0] if len(actions) == 1 else self._rng.choice(actions)
+            return actions[0] if len(actions) == 1 else rng.choice(actions)
         best: list[Action] = []
         best_score = float("-inf")
         for action, value in zip(actions, self.scores(state, seat, actions), strict=True):
@@ -131,7 +126,7 @@ class ManafieldsHeuristicBot:
                 best, best_score = [action], value
             elif abs(value - best_score) <= 1e-9:
                 best.append(action)
-        return self._rng.choice(best)
+        return rng.choice(best)
 
     # -- scores ----------------------------------------------------------------------------
 
@@ -259,20 +254,4 @@ class ManafieldsHeuristicBot:
         return value - 0.3 * unit_value(state, slot)
 
 
-class HeuristicBot:
-    """``heuristic``: the Manafields rules of thumb in Manafields, the greedy bot elsewhere."""
-
-    name = "heuristic"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self._manafields = ManafieldsHeuristicBot(seed)
-        self._greedy = GreedyBot(seed)
-
-    def select(self, state: State, seat: Seat) -> Action:
-        if isinstance(state, ManafieldsState):
-            return self._manafields.select(state, seat)
-        return self._greedy.select(state, seat)
-
-
-__all__ = ["HeuristicBot", "ManafieldsHeuristicBot", "expected_damage"]
+__all__ = ["ManafieldsHeuristic", "expected_damage"]

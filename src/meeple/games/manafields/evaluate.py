@@ -6,9 +6,10 @@ fields (exactly what ``state.view(seat)`` shows) without building the view's JSO
 
 from __future__ import annotations
 
-from meeple.core import Seat, State
-from meeple.games.manafields import ManafieldsState
+from meeple.core.game import State
+from meeple.core.types import Seat
 from meeple.games.manafields.data import SLOTS
+from meeple.games.manafields.rules import ManafieldsState
 
 UNIT_VALUE = (4.0, 2.5, 1.6, 1.6, 1.4, 0.6)
 """What a unit at full HP is worth, by kind: General, Hero, Infantry, Cavalry, Archers,

@@ -57,7 +57,7 @@ ensure_fast() {
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
         return 0
     fi
-    echo "building the compiled writers (fast/) into $VENV" >&2
+    echo "building the compiled writer (fast/) into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet "$ROOT/fast" >&2
     echo "$wanted" >"$stamp"
 }

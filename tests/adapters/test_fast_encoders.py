@@ -1,7 +1,8 @@
-"""The compiled writers, where installed, are the ones in use and write the Python ones' vectors.
+"""The compiled Maatatahay writer, where installed, is the one in use and writes the Python
+one's vectors; the games without one work out in Python what it did.
 
-They are the optional ``meeple-fast`` distribution (``pip install ./fast``): without it, or
-with ``MEEPLE_NO_EXT=1``, the Python path is the one in use, and these tests check that. CI
+It is the optional ``meeple-fast`` distribution (``pip install ./fast``): without it, or with
+``MEEPLE_NO_EXT=1``, the Python path is the one in use, and these tests check that. CI
 (``scripts/test``) installs it and checks that it imports, so there the comparisons run.
 """
 
@@ -18,7 +19,6 @@ import numpy as np
 import pytest
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.adapters.masks import mask_writer
 from meeple.core import Game, State, load_game
 from meeple.core.encoding import encoder_for
 from meeple.core.tensor import COMPILED_PACKAGE, NO_EXTENSIONS, compiled_module
@@ -72,14 +72,12 @@ def every_state(game: Game, playouts: int = PLAYOUTS) -> Iterator[State]:
             state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
 
 
-def test_the_installed_encoders_are_the_compiled_ones() -> None:
-    # Without meeple-fast the install works with the Python encoders.
-    for name, kind in (("maatatahay", MaatatahayEncoder), ("manafields", ManafieldsEncoder)):
-        game = load_game(name, 2)
-        encoder = encoder_for(game)
-        assert isinstance(encoder, kind)
-        assert encoder.compiled is not WITHOUT_EXTENSIONS
-        assert not kind(game, compiled=False).compiled  # type: ignore[call-arg]
+def test_manafields_and_maiterra_have_no_compiled_writer() -> None:
+    # Measured and removed (docs/research.md, "Compiled or pure Python").
+    for name in ("manafields", "maiterra"):
+        assert not encoder_for(load_game(name, 2)).compiled  # type: ignore[attr-defined]
+    assert compiled_module("manafields", None) is None
+    assert compiled_module("mask", None) is None
 
 
 def test_the_installed_maatatahay_encoder_is_the_compiled_one() -> None:
@@ -191,19 +189,25 @@ def manafields_states(game: Game) -> Iterator[State]:
         yield other
 
 
-@needs_extensions
 @pytest.mark.parametrize("options", MANAFIELDS_OPTIONS, ids=MANAFIELDS_IDS)
-def test_compiled_manafields_vectors_equal_the_python_ones(options: dict[str, Any]) -> None:
+def test_manafields_objectives_and_points_are_the_rules(options: dict[str, Any]) -> None:
+    """The Python writer works out each objective's controller and each seat's points now
+    itself (each General looked at once): the rules' answers, at every compared position."""
     game = load_game("manafields", 2, options)
-    compiled = ManafieldsEncoder(game, compiled=True)
-    python = ManafieldsEncoder(game, compiled=False)
-    assert compiled.compiled and not python.compiled
+    encoder = ManafieldsEncoder(game)
     for state in manafields_states(game):
-        assert_same_vectors(compiled, python, state, game.seats)
+        vector = encoder.observe(state, 0)
+        held = encoder.layout.read(vector, "objectives")
+        for objective in range(held.shape[0]):
+            holder = state.controller(objective)  # type: ignore[attr-defined]
+            expected = [float(seat == holder) for seat in range(game.seats)]
+            assert list(held[objective]) == expected
+        points = [state.points_now(seat)["total"] for seat in range(game.seats)]  # type: ignore[attr-defined]
+        assert list(encoder.layout.read(vector, "points_now")) == points
 
 
 def test_the_manafields_positions_compared_meet_every_moment() -> None:
-    """The positions the test above compares show every part the vector shows only at times."""
+    """The positions the test above reads show every part the vector shows only at times."""
     seen: set[str] = set()
     for options in MANAFIELDS_OPTIONS:
         for state in manafields_states(load_game("manafields", 2, options)):
@@ -221,45 +225,3 @@ def test_the_manafields_positions_compared_meet_every_moment() -> None:
         "drawn",
         "dead",
     }
-
-
-@needs_extensions
-def test_compiled_manafields_encoder_refuses_another_games_state() -> None:
-    encoder = ManafieldsEncoder(load_game("manafields", 2), compiled=True)
-    other = load_game("maatatahay", 2).new_initial_state(0)
-    with pytest.raises(TypeError, match="cannot read"):
-        encoder.observe(other, 0)
-    with pytest.raises(TypeError, match="cannot read"):
-        encoder.shared(other)
-
-
-def test_the_installed_mask_writer_is_the_compiled_one() -> None:
-    compiled = mask_writer(8)
-    python = mask_writer(8, compiled=False)
-    assert (type(compiled) is not type(python)) is not WITHOUT_EXTENSIONS
-
-
-@needs_extensions
-def test_compiled_masks_equal_the_python_ones() -> None:
-    compiled = mask_writer(40, compiled=True)
-    python = mask_writer(40, compiled=False)
-    rng = random.Random(7)
-    for _ in range(200):
-        legal = sorted(rng.sample(range(40), rng.randrange(41)))
-        mask = compiled(legal)
-        assert mask.dtype == np.int8
-        assert mask.tobytes() == python(legal).tobytes()
-        mask[0] = 5  # each mask is a new array: the next one starts from zeros again
-    assert compiled([]).tobytes() == bytes(40)
-    with pytest.raises(IndexError):
-        compiled([40])
-    with pytest.raises(IndexError):
-        compiled([-1])
-
-
-@needs_extensions
-def test_compiled_mask_writer_refuses_a_template_not_zeroed() -> None:
-    fast = compiled_module("mask", True)
-    assert fast is not None
-    with pytest.raises(ValueError, match="zeros"):
-        fast.MaskWriter(np.ones(4, np.int8))

@@ -77,7 +77,7 @@ class _Table:
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.agents_all}
         self.size = size
         self.name = f"meeple_{info.name}_v{info.version}"
-        # Looked up once: a step calls both (the encoders' compiled writers directly).
+        # Looked up once: a step calls both (a compiled writer's observe directly).
         self._encode = self.encoder.observe
         self._mask = mask_writer(size)
         self._seeds = random.Random()

@@ -101,12 +101,11 @@ def test_the_observation_holds_the_cards_of_the_matchs_version(version: int) -> 
     game = load_game(f"manafields/{version}", 2, {"faction0": "humans", "faction1": "undead"})
     state = game.new_initial_state(5)
     assert isinstance(state, ManafieldsState)
-    for compiled in (False, True):
-        encoder = ManafieldsEncoder(game, compiled=compiled)
-        numbers = encoder.layout.read(encoder.observe(state, 0), "units.numbers")
-        first = numbers.shape[1] - len(ENCODED_STATS) - 2  # the stats, then two ability numbers
-        for slot in range(SLOTS):
-            unit = state.unit[slot]
-            stats = [unit.hp, unit.speed, unit.to_hit, unit.armour, unit.damage, unit.range]
-            assert list(numbers[slot, first : first + 6]) == stats
+    encoder = ManafieldsEncoder(game)
+    numbers = encoder.layout.read(encoder.observe(state, 0), "units.numbers")
+    first = numbers.shape[1] - len(ENCODED_STATS) - 2  # the stats, then two ability numbers
+    for slot in range(SLOTS):
+        unit = state.unit[slot]
+        stats = [unit.hp, unit.speed, unit.to_hit, unit.armour, unit.damage, unit.range]
+        assert list(numbers[slot, first : first + 6]) == stats
     assert set(unit_types(version)) == set(unit_types())

@@ -12,7 +12,7 @@ from the game's data tables: the board, the army size, the unit types of every r
 from __future__ import annotations
 
 from meeple.core import Game, State
-from meeple.core.tensor import BlockEncoder, Vector, compiled_module
+from meeple.core.tensor import BlockEncoder, Vector
 from meeple.games.manafields.combat import NO_TURN
 from meeple.games.manafields.data import (
     EFFECTS,
@@ -74,14 +74,11 @@ def _stats(unit: UnitType) -> list[int]:
 class ManafieldsEncoder(BlockEncoder):
     """The blocks are laid out (and explained) in ``__init__``.
 
-    Where the compiled writer is installed (``meeple_fast.manafields``, from ``pip install
-    ./fast``), the encoder uses it: the same vector, float for float. The Python path below
-    is the default install's, and the reference the tests hold the compiled one to
-    (``MEEPLE_NO_EXT=1`` chooses it where both are there). ``compiled``: None uses the
-    compiled writer where it is installed, False never does, True insists (ImportError
-    without it)."""
+    Python only: a compiled writer was measured end to end through the PettingZoo
+    environment at about 1.5 times the Python one's episodes a second (at the line, not over
+    it) and removed (see docs/research.md, "Compiled or pure Python")."""
 
-    def __init__(self, game: Game, *, compiled: bool | None = None) -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         add = self.layout.add
         # One-hot blocks.
@@ -147,27 +144,6 @@ class ManafieldsEncoder(BlockEncoder):
                 ones[uid] = tuple(places)
             self._type_ones.append(ones)
         self._stats = {uid: _stats(unit) for uid, unit in types.items()}
-        fast = compiled_module("manafields", compiled)
-        if fast is not None:
-            writer = fast.ManafieldsWriter(
-                self.template,
-                ManafieldsState,
-                {name: block.offset for name, block in self.layout.blocks.items()},
-                SLOTS,
-                len(FACTIONS),
-                tuple(self._type_ones),
-                tuple(unit.kind for unit in types.values()),
-                tuple(tuple(self._stats[uid]) for uid in types),
-                RULES.objective_squares,
-                OBJECTIVE_OF,
-                IN_ZONE,
-                RULES.turn["lead_to_win"],
-                EFFECT_NUMBERS["humans_control_weight"],
-                SCORING["objective"],
-                SCORING["general_on_objective"],
-                GENERAL,
-            )
-            self.use_writer(writer)
 
     def shared(self, state: State) -> Vector:
         if not isinstance(state, ManafieldsState):

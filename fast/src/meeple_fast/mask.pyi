@@ -1,6 +1,0 @@
-import numpy as np
-import numpy.typing as npt
-
-class MaskWriter:
-    def __init__(self, template: npt.NDArray[np.int8]) -> None: ...
-    def mask(self, legal: list[int]) -> npt.NDArray[np.int8]: ...

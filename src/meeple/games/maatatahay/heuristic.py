@@ -38,9 +38,10 @@ Decisions:
 
 Measured (docs/ai.md): the reply search won 158 of 200 paired matches against the same rules
 judged one placement deep, and weighing the reply when choosing who places first 112-85 of
-200 more. A rough chance of survival for every warrior (the enemy strength beside it, and
-more for each open side, against its own) played worse, 44-156 against not having it, and
-was dropped.
+200 more. Two other terms played worse and were dropped: a rough chance of survival for every
+warrior (the enemy strength beside it, and more for each open side, against its own; 16-44
+in 60 paired matches against not having it), and counting a warrior half lost once the
+enemies beside it are stronger than it (61-138 of 200).
 
 Ties are drawn from the caller's generator. It reads only what ``state.view(seat)`` shows.
 """

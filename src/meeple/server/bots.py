@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,17 +72,26 @@ class BotRunner:
     """Runs :func:`decide` off the event loop: ``workers`` processes, or a thread if 0."""
 
     def __init__(self, workers: int) -> None:
-        self._executor: Executor
-        if workers > 0:
+        self._workers = workers
+        self._executor = self._start()
+
+    def _start(self) -> Executor:
+        if self._workers > 0:
             # spawn: the server's process has threads (the database driver's), so no fork.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(workers, mp_context=context)
-        else:
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="meeple-bot")
+            return ProcessPoolExecutor(self._workers, mp_context=context)
+        return ThreadPoolExecutor(1, thread_name_prefix="meeple-bot")
 
     async def choose(self, job: BotJob) -> Action:
+        """The bot's action, decided off the event loop. A worker process that died (killed,
+        out of memory) takes the pool with it: the pool is started afresh and asked again."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide, job)
+        try:
+            return await loop.run_in_executor(self._executor, decide, job)
+        except BrokenExecutor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._start()
+            return await loop.run_in_executor(self._executor, decide, job)
 
     def close(self) -> None:
         """Drop the queued decisions and wait for the one being taken (at most its budget)."""

@@ -56,6 +56,9 @@ from meeple.server.store import MatchStore, StaleWrite, StoredMatch
 
 log = logging.getLogger(__name__)
 
+BOT_RETRIES = 8
+"""How often a bot tries again after a failed decision or store before it gives up."""
+
 
 class Connection(Protocol):
     """Where the master sends one client's frames. ``seat`` is None for a spectator."""
@@ -562,7 +565,14 @@ class MatchMaster:
         """Bots decide one at a time, each on the state as it was when asked."""
         if self.bots is None:
             return
+        failures = 0
         while True:
+            if failures:
+                # A store or a worker that failed may recover: try again, less and less often.
+                if failures > BOT_RETRIES:
+                    log.error("bots of match %s stopped after %d failures", self.id, failures)
+                    return
+                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
             async with self._lock:
                 seat = next((s for s in self.state.deciding_seats() if self.bot_of(s)), None)
                 if seat is None:
@@ -573,6 +583,7 @@ class MatchMaster:
             try:
                 action = await self.bots.choose(job)
                 await self.submit(seat, action, version=version, bot=name)
+                failures = 0
             except ProtocolError as error:
                 if error.code == SEAT_WRONG:  # the player came back while the bot thought
                     continue
@@ -580,12 +591,12 @@ class MatchMaster:
                 log.info("bot at seat %d of match %s: %s", seat, self.id, error.message)
                 if self.version == version:
                     log.error("bot %s refused on an unchanged match %s", name, self.id)
-                    return
+                    failures += 1
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("bot %s at seat %d of match %s failed", name, seat, self.id)
-                return
+                failures += 1
 
     async def close(self) -> None:
         """Stop the bots, the clock and the grace periods (the server is shutting down)."""

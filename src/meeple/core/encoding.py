@@ -26,12 +26,10 @@ the layout reaches and the rest is dropped: the encoder never fails during a mat
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable, Iterator
-from importlib.util import find_spec
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -255,9 +253,6 @@ _ENCODERS: dict[Game, TensorWriter] = {}
 _LAST_ENCODER: list[tuple[Game, TensorWriter]] = []
 """The game :func:`encoder_for` was last asked about, and its encoder."""
 
-TENSOR_MODULE = "tensor"
-"""The module of a game package that holds its writer factory ``writer(game)``."""
-
 
 def register_encoder(game_name: str, factory: EncoderFactory) -> None:
     """Use ``factory(game)`` instead of the game's own writer for the game called ``game_name``."""
@@ -270,23 +265,17 @@ def register_encoder(game_name: str, factory: EncoderFactory) -> None:
 def tensor_factory(game: Game) -> EncoderFactory:
     """The one place a game's writer factory is looked up.
 
-    In order: one put in place by :func:`register_encoder`; the ``tensor`` of the game's kit;
-    a ``writer`` in the ``tensor`` module of the game class's package (while kits leave
-    ``tensor`` empty); else the generic :meth:`ViewEncoder.learn`."""
+    One put in place by :func:`register_encoder`, else the ``tensor`` of the game's kit, else
+    (a kit without one, or a game registered without a kit) the generic
+    :meth:`ViewEncoder.learn`."""
     factory = _FACTORIES.get(game.info.name)
     if factory is not None:
         return factory
     try:
         kit_tensor = kit_for(game).tensor
     except UnknownGame:
-        kit_tensor = None
-    if kit_tensor is not None:
-        return kit_tensor
-    package = type(game).__module__.rpartition(".")[0]
-    name = f"{package}.{TENSOR_MODULE}"
-    if package and find_spec(name) is not None:
-        return cast(EncoderFactory, importlib.import_module(name).writer)
-    return ViewEncoder.learn
+        return ViewEncoder.learn
+    return ViewEncoder.learn if kit_tensor is None else kit_tensor
 
 
 def encoder_for(game: Game) -> TensorWriter:

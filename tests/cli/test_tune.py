@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from typer.testing import CliRunner
 
 from meeple.cli.balance import run_balance
 from meeple.cli.main import app
-from meeple.cli.tune import first_seat_rates, tuning_of
+from meeple.cli.tune import Search, first_seat_rates, tuning_of
 from meeple.core import load_game
 
 runner = CliRunner(env={"COLUMNS": "140", "NO_COLOR": "1"})
@@ -52,3 +53,18 @@ def test_a_step_of_the_search_writes_its_log_and_best_cards(tmp_path: Path) -> N
     assert (tmp_path / "log.txt").read_text().startswith("start: loss")
     best = json.loads((tmp_path / "best.json").read_text())
     assert "factions" in best
+
+
+@pytest.mark.slow
+def test_a_failing_worker_stops_the_search_and_leaves_no_process_behind() -> None:
+    game = load_game("manafields")
+    tuning = tuning_of(game)
+    assert tuning is not None
+    search = Search(game, tuning, 1, ["heuristic", "heuristic"])
+    search.name = "no-such-game"  # both workers fail to load it
+    try:
+        with pytest.raises(RuntimeError, match="tuning worker failed"):
+            search.cells(search.published, 1)
+    finally:
+        search.close()
+    gc.collect()  # an unreaped worker would warn here (warnings are errors)

@@ -148,11 +148,19 @@ class Search:
                 for half in halves
             ]
             rates = []
-            for proc in procs:
-                out, _ = proc.communicate()
-                if proc.returncode:
-                    raise RuntimeError(f"a tuning worker failed (exit {proc.returncode})")
-                rates.append(json.loads(out))
+            try:
+                for proc in procs:
+                    out, _ = proc.communicate()
+                    if proc.returncode:
+                        raise RuntimeError(f"a tuning worker failed (exit {proc.returncode})")
+                    rates.append(json.loads(out))
+            finally:  # one worker failed: stop the other, leave no process behind
+                for proc in procs:
+                    if proc.poll() is None:
+                        proc.kill()
+                    proc.wait()
+                    if proc.stdout is not None:
+                        proc.stdout.close()
             self.cache[key] = {
                 pair: 100 * rate
                 for half, got in zip(halves, rates, strict=True)

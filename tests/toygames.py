@@ -4,16 +4,22 @@
 :class:`~meeple.core.Rng` after the deal. ``toy_orders/1`` is simultaneous, two to four seats,
 with sealed orders: every deciding seat queues up to ``max_orders`` claims, then ends its turn
 (or the turn timer hands its orders in, :meth:`State.hand_in`); when all have ended, the round
-resolves.
+resolves. ``takeaway/1`` takes one to three stones from a pile, with a hidden number drawn at
+every move that a bot must not see.
 
-They are registered only when the tests import this module, never from ``src``. The broken
-variants at the bottom are never registered: each breaks one rule of the protocol so the
+They are registered (each with a :class:`~meeple.core.GameKit` of generic parts: the final
+returns as evaluator, no pruning, greedy lookahead as heuristic, the view as JSON on the
+terminal) only when the tests import this module, never from ``src``. The broken variants at
+the bottom are never registered: each breaks one rule of the protocol so the
 tests can prove the conformance kit notices.
 """
 
 from __future__ import annotations
 
 from typing import Any, Self
+
+import rich.json
+from rich.console import RenderableType
 
 from meeple.core import (
     JSON,
@@ -30,8 +36,17 @@ from meeple.core import (
     Seat,
     State,
     mix_seed,
-    register,
+    register_kit,
 )
+from meeple.core.kit import (
+    FINAL_RETURNS,
+    BoardDrawing,
+    GameKit,
+    Rollout,
+    final_returns,
+    keep_all,
+)
+from meeple.core.lookahead import GreedyHeuristic
 
 SUITS = "shdc"
 
@@ -60,7 +75,6 @@ def _rng(value: Any) -> Rng:
 # -- toy_tricks: sequential, hidden hands, chance ----------------------------------------
 
 
-@register
 class ToyTricks(Game):
     """Two seats play one card each to a trick; the higher card of the led suit wins it.
 
@@ -291,7 +305,6 @@ class ToyTricksState(State):
 LETTERS = "abcdef"
 
 
-@register
 class ToyOrders(Game):
     """Every seat secretly queues up to ``max_orders`` claims on regions, then ends its turn.
 
@@ -477,6 +490,122 @@ class ToyOrdersState(State):
                 rng.shuffle(regions)
                 new.queues[other] = regions[: rng.below(limit + 1)]
         return new
+
+
+# -- takeaway: a tiny sequential game with a hidden number --------------------------------
+
+
+class TakeAway(Game):
+    """A tiny fake game: take 1-3 stones from a pile; who takes the last stone wins.
+
+    The pile starts at a seeded size, and a hidden "bonus" number drawn from the state's
+    generator at every move stands for information a bot must not see.
+    """
+
+    info = GameInfo(
+        name="takeaway",
+        version=1,
+        title="Take Away",
+        min_seats=2,
+        max_seats=2,
+        simultaneous=False,
+        hidden_information=True,
+        chance=True,
+    )
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def max_game_length(self) -> int:
+        return 40
+
+    def new_initial_state(self, seed: int) -> TakeAwayState:
+        rng = Rng(seed)
+        return TakeAwayState(self, pile=10 + rng.below(10), turn=0, rng=rng, secret=0)
+
+    def state_from_json(self, data: JSON) -> TakeAwayState:
+        return TakeAwayState(
+            self, data["pile"], data["turn"], Rng.from_json(data["rng"]), data["secret"]
+        )
+
+    def format_action(self, action: Action) -> str:
+        return f"take {action + 1}"
+
+    def parse_action(self, text: str) -> Action:
+        return int(text.rsplit(maxsplit=1)[-1]) - 1
+
+
+class TakeAwayState(State):
+    def __init__(self, game: Game, pile: int, turn: int, rng: Rng, secret: int) -> None:
+        self.game = game
+        self.pile, self.turn, self.rng, self.secret = pile, turn, rng, secret
+        self.resampled_with: int | None = None
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        return () if self.pile == 0 else (self.turn,)
+
+    def _legal_actions(self, seat: Seat) -> list[Action]:
+        if seat not in self.deciding_seats():
+            return []
+        return list(range(min(3, self.pile)))
+
+    def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
+        self.pile -= action + 1
+        self.secret = self.rng.below(1000)
+        if self.pile:
+            self.turn = 1 - self.turn
+        return []
+
+    def clone(self) -> Self:
+        copy = type(self)(self.game, self.pile, self.turn, self.rng.copy(), self.secret)
+        copy.resampled_with = self.resampled_with
+        return copy
+
+    def outcome(self) -> Outcome | None:
+        return Outcome(winners=(self.turn,), reason="last_stone") if self.pile == 0 else None
+
+    def _view(self, seat: Seat | None) -> JSON:
+        return {"pile": self.pile, "turn": self.turn}
+
+    def to_json(self) -> JSON:
+        return {
+            "pile": self.pile,
+            "turn": self.turn,
+            "rng": self.rng.to_json(),
+            "secret": self.secret,
+        }
+
+    def _resample(self, seat: Seat, seed: int) -> Self:
+        copy = type(self)(self.game, self.pile, self.turn, Rng(seed), secret=-1)
+        copy.resampled_with = seed
+        return copy
+
+
+# -- the kits: generic parts, one registration each -----------------------------------------
+
+
+def draw_json(view: JSON) -> RenderableType:
+    """A toy game's terminal drawing: its view as pretty JSON."""
+    return rich.json.JSON.from_data(view, indent=2)
+
+
+def toy_kit(*games: type[Game]) -> GameKit:
+    """A kit of generic parts for ``games`` (one game's versions)."""
+    return GameKit(
+        name=games[0].info.name,
+        games=games,
+        evaluator=FINAL_RETURNS,
+        move_order=keep_all,
+        rollout=Rollout(),
+        draw=BoardDrawing(draw_json),
+        heuristic=GreedyHeuristic(final_returns),
+        tensor=None,
+    )
+
+
+TOY_TRICKS_KIT = register_kit(toy_kit(ToyTricks))
+TOY_ORDERS_KIT = register_kit(toy_kit(ToyOrders))
+TAKEAWAY_KIT = register_kit(toy_kit(TakeAway))
 
 
 # -- deliberately broken variants (never registered) -----------------------------------------

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.ai.test_bots import TakeAway
+from tests.toygames import TakeAway
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Budget, analyse

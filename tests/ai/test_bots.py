@@ -3,102 +3,23 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any
 
 import pytest
+from tests.toygames import TakeAway, TakeAwayState
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Bot, GreedyBot, RandomBot, make_bot
-from meeple.ai.evaluators import default_evaluator, get_evaluator
-from meeple.core import Action, Event, Game, GameInfo, Outcome, Rng, Seat, State, load_game
-from meeple.core.types import JSON
+from meeple.core import (
+    Action,
+    Game,
+    Seat,
+    State,
+    kit_for,
+    load_game,
+)
+from meeple.core.kit import FINAL_RETURNS, final_returns
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay, evaluate_view
-
-
-class TakeAway(Game):
-    """A tiny fake game: take 1-3 stones from a pile; who takes the last stone wins.
-
-    The pile starts at a seeded size, and a hidden "bonus" number drawn from the state's
-    generator at every move stands for information a bot must not see.
-    """
-
-    info = GameInfo(
-        name="takeaway",
-        version=1,
-        title="Take Away",
-        min_seats=2,
-        max_seats=2,
-        simultaneous=False,
-        hidden_information=True,
-        chance=True,
-    )
-
-    def num_distinct_actions(self) -> int:
-        return 3
-
-    def max_game_length(self) -> int:
-        return 40
-
-    def new_initial_state(self, seed: int) -> TakeAwayState:
-        rng = Rng(seed)
-        return TakeAwayState(self, pile=10 + rng.below(10), turn=0, rng=rng, secret=0)
-
-    def state_from_json(self, data: JSON) -> TakeAwayState:
-        return TakeAwayState(
-            self, data["pile"], data["turn"], Rng.from_json(data["rng"]), data["secret"]
-        )
-
-    def format_action(self, action: Action) -> str:
-        return f"take {action + 1}"
-
-    def parse_action(self, text: str) -> Action:
-        return int(text.rsplit(maxsplit=1)[-1]) - 1
-
-
-class TakeAwayState(State):
-    def __init__(self, game: Game, pile: int, turn: int, rng: Rng, secret: int) -> None:
-        self.game = game
-        self.pile, self.turn, self.rng, self.secret = pile, turn, rng, secret
-        self.resampled_with: int | None = None
-
-    def deciding_seats(self) -> tuple[Seat, ...]:
-        return () if self.pile == 0 else (self.turn,)
-
-    def _legal_actions(self, seat: Seat) -> list[Action]:
-        if seat not in self.deciding_seats():
-            return []
-        return list(range(min(3, self.pile)))
-
-    def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
-        self.pile -= action + 1
-        self.secret = self.rng.below(1000)
-        if self.pile:
-            self.turn = 1 - self.turn
-        return []
-
-    def clone(self) -> Self:
-        copy = type(self)(self.game, self.pile, self.turn, self.rng.copy(), self.secret)
-        copy.resampled_with = self.resampled_with
-        return copy
-
-    def outcome(self) -> Outcome | None:
-        return Outcome(winners=(self.turn,), reason="last_stone") if self.pile == 0 else None
-
-    def _view(self, seat: Seat | None) -> JSON:
-        return {"pile": self.pile, "turn": self.turn}
-
-    def to_json(self) -> JSON:
-        return {
-            "pile": self.pile,
-            "turn": self.turn,
-            "rng": self.rng.to_json(),
-            "secret": self.secret,
-        }
-
-    def _resample(self, seat: Seat, seed: int) -> Self:
-        copy = type(self)(self.game, self.pile, self.turn, Rng(seed), secret=-1)
-        copy.resampled_with = seed
-        return copy
 
 
 def play_out(state: State, bots: list[Bot]) -> list[Action]:
@@ -159,13 +80,14 @@ def test_make_bot_names_the_known_bots() -> None:
         make_bot("deep-thought", 1)
 
 
-def test_evaluator_registry_falls_back_to_returns() -> None:
-    assert get_evaluator("takeaway") is default_evaluator
-    assert get_evaluator("maatatahay") is evaluate_maatatahay
-    assert get_evaluator("maatatahay/1") is evaluate_maatatahay
+def test_the_kits_hold_the_evaluators() -> None:
+    assert kit_for("takeaway").evaluator is FINAL_RETURNS
+    assert kit_for("maatatahay").evaluator.scale == 4.0
+    state = load_game("maatatahay/1").new_initial_state(3)
+    assert kit_for(state).evaluator(state, 0) == evaluate_maatatahay(state, 0)
     over = TakeAway().state_from_json({"pile": 0, "turn": 1, "rng": "0" * 16, "secret": 0})
-    assert default_evaluator(over, 1) == 1.0
-    assert default_evaluator(over, 0) == -1.0
+    assert final_returns(over, 1) == 1.0
+    assert final_returns(over, 0) == -1.0
 
 
 # -- Maatatahay -------------------------------------------------------------------------

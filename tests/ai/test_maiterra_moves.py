@@ -8,8 +8,7 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Maiterra)
 from meeple.ai import Budget, Mcts
-from meeple.ai.moves import move_filter
-from meeple.core import Game, State, load_game
+from meeple.core import Game, State, kit_for, load_game
 from meeple.games.maiterra import MaiterraState
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.bots import MaiterraHeuristic
@@ -37,7 +36,7 @@ def _positions(game: Game, matches: int = 6) -> list[tuple[State, int]]:
 
 
 def test_the_filter_keeps_an_ordered_subset_with_end_while_planning(maiterra: Game) -> None:
-    assert move_filter("maiterra/1") is maiterra_moves
+    assert kit_for("maiterra/1").move_order is maiterra_moves
     shrunk = 0
     for state, seat in _positions(maiterra):
         assert isinstance(state, MaiterraState)

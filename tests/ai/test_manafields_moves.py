@@ -8,8 +8,7 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Manafields)
 from meeple.ai import Budget, Mcts
-from meeple.ai.moves import move_filter
-from meeple.core import Game, State, load_game
+from meeple.core import Game, State, kit_for, load_game
 from meeple.games.manafields import ManafieldsState
 from meeple.games.manafields import notation as ids
 from meeple.games.manafields.bots import ManafieldsHeuristic
@@ -37,7 +36,7 @@ def _positions(game: Game, matches: int = 4) -> list[tuple[State, int]]:
 def test_the_filter_keeps_the_best_actions_and_end_in_the_engines_order(
     manafields: Game,
 ) -> None:
-    assert move_filter("manafields/1") is manafields_moves
+    assert kit_for("manafields/1").move_order is manafields_moves
     scorer = ManafieldsHeuristic()
     shrunk = 0
     for state, seat in _positions(manafields):

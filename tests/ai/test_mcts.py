@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Self
 
 import pytest
-from tests.ai.test_bots import TakeAway, play_out
-from tests.toygames import ToyOrders, ToyTricks, ToyTricksState
+from tests.ai.test_bots import play_out
+from tests.toygames import TakeAway, ToyOrders, ToyTricks, ToyTricksState
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import (
@@ -18,13 +19,22 @@ from meeple.ai import (
     MctsConfig,
     Playout,
     RandomBot,
-    evaluators,
     make_bot,
-    rollout,
 )
 from meeple.ai.levels import LEVELS, level
-from meeple.ai.rollout import playout_limit, register_playout_limit
-from meeple.core import Action, Event, Game, GameInfo, Seat, State, load_game, registered
+from meeple.core import (
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    Seat,
+    State,
+    kit_for,
+    load_game,
+    registered,
+    registry,
+)
+from meeple.core.kit import Rollout, ScaledEvaluator
 
 
 def _search(state: State, seat: Seat, iterations: int = 60, seed: int = 7, **config: object):
@@ -181,17 +191,18 @@ def test_an_mcts_bot_plays_a_whole_match_deterministically(maatatahay: Game) -> 
     assert runs[0] == runs[1]
 
 
-def test_long_games_register_a_playout_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rollout, "_PLAYOUT_LIMITS", dict(rollout._PLAYOUT_LIMITS))
-    monkeypatch.setattr(evaluators, "_EVALUATORS", dict(evaluators._EVALUATORS))
-    monkeypatch.setattr(evaluators, "_SCALES", dict(evaluators._SCALES))
-    assert playout_limit("maatatahay") is None
-    register_playout_limit("toy_tricks", 1)
-    assert playout_limit("toy_tricks/1") == 1
+def test_long_games_set_a_playout_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert kit_for("maatatahay").rollout.playout_limit is None
+    assert kit_for("maiterra/1").rollout.playout_limit == 0
     state = ToyTricks().new_initial_state(0)
     Playout()(state, random.Random(0))
-    assert state.is_terminal()  # no evaluator to judge a cut: played to the end
-    evaluators.register_evaluator("toy_tricks", lambda state, seat: 1.0 - 2 * seat, scale=1.0)
+    assert state.is_terminal()  # no playout limit: played to the end
+    cut = replace(
+        kit_for("toy_tricks"),
+        rollout=Rollout(playout_limit=1),
+        evaluator=ScaledEvaluator(lambda state, seat: 1.0 - 2 * seat, scale=1.0),
+    )
+    monkeypatch.setitem(registry._KITS, "toy_tricks", cut)
     state = ToyTricks().new_initial_state(0)
     values = Playout()(state, random.Random(0))
     assert not state.is_terminal()  # cut after one action, judged by the evaluator
@@ -212,7 +223,7 @@ def test_a_turn_policy_finishes_the_leafs_turn_before_judging() -> None:
     game = load_game("manafields")
     state = game.new_initial_state(3)
     mover = state.deciding_seats()[0]
-    assert rollout.turn_policy("manafields/1") == "heuristic"
+    assert kit_for("manafields/1").rollout.finish_turn
     values = Playout()(state, random.Random(1))
     assert state.deciding_seats() != (mover,) or state.is_terminal()
     assert len(values) == 2 and all(-1.0 <= v <= 1.0 for v in values)

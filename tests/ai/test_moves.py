@@ -8,8 +8,8 @@ import pytest
 
 import meeple.games  # noqa: F401  (registers Maatatahay)
 from meeple.ai import Budget, Mcts, MctsConfig
-from meeple.ai.moves import move_filter
-from meeple.core import Game, State, load_game
+from meeple.core import Game, State, kit_for, load_game
+from meeple.core.kit import keep_all
 from meeple.games.maatatahay import notation as ids
 from meeple.games.maatatahay.data import ARROW_TARGETS, KEEPS, TILES_PER_SEAT
 from meeple.games.maatatahay.move_order import maatatahay_moves
@@ -82,8 +82,8 @@ def test_other_phases_and_games_are_left_alone(maatatahay: Game) -> None:
     seat = state.deciding_seats()[0]
     legal = state.legal_actions(seat)
     assert maatatahay_moves(state, seat, legal) == legal
-    assert move_filter("maatatahay/1") is maatatahay_moves
-    assert move_filter("toy_tricks") is None
+    assert kit_for("maatatahay/1").move_order is maatatahay_moves
+    assert kit_for("toy_tricks").move_order is keep_all
 
 
 def _to_finish(game: Game) -> State:

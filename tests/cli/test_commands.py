@@ -257,4 +257,5 @@ def test_maatatahay_board_shows_warriors_after_a_match() -> None:
 
 def test_unknown_games_render_as_json() -> None:
     assert renderer_for("nosuchgame") is render_json
+    assert renderer_for("maatatahay") is not render_json
     assert '"pile": 3' in rendered(render_view({"game": "nosuchgame/1", "pile": 3}))

@@ -1,13 +1,12 @@
-"""One-ply lookahead with the game's evaluator."""
+"""One-ply lookahead with the game's evaluator (its kit's ``evaluator``)."""
 
 from __future__ import annotations
 
 import random
 
 from meeple.ai.base import check_can_decide
-from meeple.ai.evaluators import Evaluator, get_evaluator
-from meeple.core import Action, Seat, State
-from meeple.core.lookahead import FOLLOW_THROUGH, greedy_action
+from meeple.core import Action, Seat, State, kit_for
+from meeple.core.lookahead import FOLLOW_THROUGH, Evaluate, greedy_action
 
 
 class GreedyBot:
@@ -28,17 +27,17 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(
-        self, seed: int, evaluator: Evaluator | None = None, follow_through: int = FOLLOW_THROUGH
+        self, seed: int, evaluator: Evaluate | None = None, follow_through: int = FOLLOW_THROUGH
     ) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
         self._evaluator = evaluator
         self._follow_through = follow_through
 
-    def evaluator_for(self, state: State) -> Evaluator:
+    def evaluator_for(self, state: State) -> Evaluate:
         if self._evaluator is not None:
             return self._evaluator
-        return get_evaluator(state.game.info.name)
+        return kit_for(state).evaluator
 
     def select(self, state: State, seat: Seat) -> Action:
         actions = check_can_decide(state, seat)

@@ -27,10 +27,10 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from meeple.ai.moves import MoveFilter, move_filter
 from meeple.ai.rollout import LeafPolicy, Playout
 from meeple.ai.search import ActionStat, Budget, SearchResult
-from meeple.core import Action, Seat, State
+from meeple.core import Action, Seat, State, kit_for
+from meeple.core.kit import MoveOrder
 
 PLAN_LIMIT = 256
 """Safety cap on one seat's actions inside one simultaneous turn."""
@@ -80,7 +80,7 @@ class MctsConfig:
         leaf: the leaf policy (random playouts by default).
         temperature: 0 plays the most visited action; above 0 the move is drawn with
             probability proportional to ``visits ** (1 / temperature)`` (weaker levels).
-        prune: let the game's move filter (:mod:`meeple.ai.moves`) drop duplicate and
+        prune: let the game's move order (its kit's ``move_order``) drop duplicate and
             dominated actions from the tree.
     """
 
@@ -110,7 +110,7 @@ class Mcts:
             raise ValueError(
                 f"seat {seat} has no legal action here (deciding: {list(state.deciding_seats())})"
             )
-        moves = move_filter(state.game.info.name) if self.config.prune else None
+        moves = kit_for(state).move_order if self.config.prune else None
         tree = _Tree(seat, state.game.seats, random.Random(seed), self.config.exploration, moves)
         leaf = self.config.leaf
         rng = tree.rng
@@ -138,7 +138,7 @@ class _Tree:
         seats: int,
         rng: random.Random,
         exploration: float,
-        moves: MoveFilter | None = None,
+        moves: MoveOrder | None = None,
     ) -> None:
         self.root = Node()
         self.seat = seat

@@ -6,9 +6,10 @@ uniformly random actions to the end of the match, or for at most ``max_actions``
 and then asks the game's evaluator, squashed by ``tanh(score / scale)`` so a clear lead
 reads close to a win.
 
-Games whose random matches run long (hundreds of actions) register a playout limit: a
-random playout to the end would cost more than it tells, while a short one scored by a
-heuristic keeps the search at thousands of iterations a second.
+Games whose random matches run long (hundreds of actions) set a playout limit in their kit's
+rollout policy: a random playout to the end would cost more than it tells, while a short one
+scored by a heuristic keeps the search at thousands of iterations a second. Games whose turns
+are many small actions let the heuristic finish the leaf's turn first (``finish_turn``).
 """
 
 from __future__ import annotations
@@ -18,51 +19,11 @@ import random
 from collections.abc import Callable
 
 from meeple.ai.base import Bot
-from meeple.ai.evaluators import Evaluator, default_evaluator, evaluator_scale, get_evaluator
-from meeple.core import State
+from meeple.ai.heuristic import HeuristicBot
+from meeple.core import State, kit_for
+from meeple.core.lookahead import Evaluate
 
 LeafPolicy = Callable[[State, random.Random], list[float]]
-
-_PLAYOUT_LIMITS: dict[str, int] = {
-    # Random Manafields matches run 120-170 actions: judge the leaf as soon as its turn is
-    # finished (measured: cut after 24 more random actions, 0/4 against the heuristic bot;
-    # judged at once, 3/4).
-    "manafields": 0,
-    # Random Maiterra matches run about 500 actions.
-    "maiterra": 0,
-}
-
-_TURN_POLICIES: dict[str, str] = {
-    # Manafields turns are many small actions (move, attack, ability... end): a random
-    # finish of the turn ruins what the first action set up, its heuristic bot does not.
-    "manafields": "heuristic",
-    "maiterra": "maiterra-heuristic",
-}
-
-
-def register_turn_policy(game_name: str, bot_name: str) -> None:
-    """Finish the leaf's current turn with the bot ``bot_name`` (from the registry)."""
-    _TURN_POLICIES[game_name] = bot_name
-
-
-def turn_policy(game_name: str) -> str | None:
-    """The bot that finishes a leaf's turn in ``game_name``, if one is registered."""
-    return _TURN_POLICIES.get(game_name.split("/", 1)[0])
-
-
-def has_evaluator(game_name: str) -> bool:
-    """Whether a heuristic is registered for the game (a playout limit needs one)."""
-    return get_evaluator(game_name) is not default_evaluator
-
-
-def register_playout_limit(game_name: str, actions: int) -> None:
-    """Cut default playouts of ``game_name`` after ``actions`` actions (then evaluate)."""
-    _PLAYOUT_LIMITS[game_name] = actions
-
-
-def playout_limit(game_name: str) -> int | None:
-    """The registered playout limit of a game (``name`` or ``name/version``), if any."""
-    return _PLAYOUT_LIMITS.get(game_name.split("/", 1)[0])
 
 
 class Playout:
@@ -70,16 +31,16 @@ class Playout:
 
     When several seats decide at once (simultaneous planning) the first of them acts: the
     planning of each seat is sealed, so the order in which they queue does not matter.
-    ``max_actions=None`` plays to the end, or to the game's registered playout limit when it
-    has an evaluator to judge the cut (a game without one always plays to the end). When
-    the game registers a turn policy (a bot), the seat to move at the leaf first finishes
-    its turn with it (those actions are not counted); ``turn_policy=False`` turns that off.
+    ``max_actions=None`` plays to the end, or to the playout limit of the game's rollout
+    policy, judged by the game's evaluator. When the rollout policy finishes turns, the seat
+    to move at the leaf first finishes its turn with the game's ``heuristic`` bot (those
+    actions are not counted); ``turn_policy=False`` turns that off.
     """
 
     def __init__(
         self,
         max_actions: int | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: Evaluate | None = None,
         scale: float | None = None,
         turn_policy: bool = True,
     ) -> None:
@@ -93,8 +54,8 @@ class Playout:
 
     def __call__(self, state: State, rng: random.Random) -> list[float]:
         limit = self.max_actions
-        if limit is None and self._evaluator is None and has_evaluator(state.game.info.name):
-            limit = playout_limit(state.game.info.name)
+        if limit is None and self._evaluator is None:
+            limit = kit_for(state).rollout.playout_limit
         played = 0
         random_index = rng.random
         self._finish_turn(state, rng)
@@ -117,7 +78,7 @@ class Playout:
         when it no longer decides or when the turn resolves (a seat that had finished
         decides again, or nobody does).
         """
-        bot = self._turn_bot(state.game.info.name, rng)
+        bot = self._turn_bot(state, rng)
         if bot is None:
             return
         for seat in state.deciding_seats():
@@ -129,24 +90,25 @@ class Playout:
                     return
                 before = after
 
-    def _turn_bot(self, name: str, rng: random.Random) -> Bot | None:
+    def _turn_bot(self, state: State, rng: random.Random) -> Bot | None:
+        """The heuristic bot that finishes turns in ``state``'s game, if its kit asks for one.
+
+        Built once per game, seeded from the search's generator when first needed."""
         if not self._use_turn_policy:
             return None
-        bot = self._turn_bots.get(name)
+        kit = kit_for(state)
+        if not kit.rollout.finish_turn:
+            return None
+        bot = self._turn_bots.get(kit.name)
         if bot is None:
-            from meeple.ai.registry import BOT_NAMES, make_bot  # noqa: PLC0415 (import cycle)
-
-            bot_name = turn_policy(name)
-            if bot_name is None or bot_name not in BOT_NAMES:
-                return None
-            bot = self._turn_bots[name] = make_bot(bot_name, rng.getrandbits(32))
+            bot = self._turn_bots[kit.name] = HeuristicBot(rng.getrandbits(32))
         return bot
 
     def estimate(self, state: State) -> list[float]:
         """The evaluator's judgement of an unfinished position, per seat, in ``(-1, 1)``."""
-        name = state.game.info.name
-        evaluator = self._evaluator or get_evaluator(name)
-        scale = self._scale or evaluator_scale(name)
+        kit_evaluator = kit_for(state).evaluator
+        evaluator = self._evaluator or kit_evaluator
+        scale = self._scale or kit_evaluator.scale
         return [math.tanh(evaluator(state, seat) / scale) for seat in range(state.game.seats)]
 
     def __repr__(self) -> str:

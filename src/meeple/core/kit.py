@@ -245,7 +245,9 @@ class GameKit:
     """Everything the shared layers know of one game, registered once with its Game classes.
 
     ``name`` is the game's stable name (``GameInfo.name``); ``games`` every class (each rules
-    version) registered under it. See the module docstring for each part.
+    version) registered under it. See the module docstring for each part. ``heuristic_aliases``
+    are earlier names of the game's ``heuristic`` bot, still accepted so that stored records,
+    tables and docs that use them stay valid: the bot they name plays this game's policy.
     """
 
     name: str
@@ -256,6 +258,7 @@ class GameKit:
     draw: Drawing
     heuristic: HeuristicPolicy
     tensor: TensorFactory | None
+    heuristic_aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.games:

@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 import meeple.games  # noqa: F401
-from meeple.ai.evaluators import evaluator_scale, get_evaluator
-from meeple.core import load_game
+from meeple.core import kit_for, load_game
+from meeple.core.kit import ScaledEvaluator
 from meeple.games.maiterra import MaiterraState
 from meeple.games.maiterra.evaluate import _threat, evaluate_maiterra
 
@@ -26,8 +26,10 @@ def _played(seats: int, seed: int, actions: int, teams: str = "") -> MaiterraSta
 
 
 def test_registered_for_the_search_bots() -> None:
-    assert get_evaluator("maiterra/1") is evaluate_maiterra
-    assert evaluator_scale("maiterra") == 6.0
+    evaluator = kit_for("maiterra/1").evaluator
+    assert isinstance(evaluator, ScaledEvaluator)
+    assert evaluator.evaluate is evaluate_maiterra
+    assert evaluator.scale == 6.0
 
 
 def test_two_seats_are_zero_sum_and_the_start_is_even() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 
 from meeple.ai import make_bot
-from meeple.ai.evaluators import get_evaluator
 from meeple.cli.render import render_view
+from meeple.core import kit_for
 from meeple.games.manafields import Manafields
 
 
@@ -35,7 +35,7 @@ def test_heuristic_is_deterministic_for_a_seed() -> None:
 
 def test_evaluator_is_zero_sum() -> None:
     state = Manafields().new_initial_state(4)
-    evaluate = get_evaluator("manafields/1")
+    evaluate = kit_for("manafields/1").evaluator
     assert evaluate(state, 0) == -evaluate(state, 1)
 
 

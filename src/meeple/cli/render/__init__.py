@@ -1,7 +1,8 @@
-"""Terminal renderers of a seat's view, by game name, with a JSON fallback.
+"""A seat's view drawn in the terminal by its game's drawing (its kit's ``draw``).
 
-A renderer takes only what :meth:`State.view` returns, so the terminal shows a seat exactly
-what the engine lets it see.
+A drawing takes only what :meth:`State.view` returns, so the terminal shows a seat exactly
+what the engine lets it see. A view of a game this install does not know (a newer server's)
+is shown as pretty JSON.
 """
 
 from __future__ import annotations
@@ -9,42 +10,35 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import rich.json
-from rich.console import RenderableType
+from rich.console import ConsoleRenderable, RenderableType, RichCast
 
+from meeple.core import UnknownGame, kit_for
 from meeple.core.outcome import Event
 from meeple.core.types import JSON
-from meeple.games.maatatahay.draw import render_maatatahay
-from meeple.games.maiterra.draw import render_maiterra, report_maiterra
-from meeple.games.manafields.draw import render_manafields
 
 Renderer = Callable[[JSON], RenderableType]
-Reporter = Callable[[Sequence[Event], JSON], RenderableType | None]
-"""Events a transition made (those the viewer may see) and the viewer's view after it ->
-a readable report, or None when there is nothing worth telling."""
-
-_RENDERERS: dict[str, Renderer] = {
-    "maatatahay": render_maatatahay,
-    "maiterra": render_maiterra,
-    "manafields": render_manafields,
-}
-_REPORTERS: dict[str, Reporter] = {
-    "maiterra": report_maiterra,
-}
 
 
 def render_json(view: JSON) -> RenderableType:
-    """The fallback: the view as pretty JSON."""
+    """A view of an unknown game: pretty JSON."""
     return rich.json.JSON.from_data(view, indent=2)
 
 
-def register_renderer(game_name: str, renderer: Renderer) -> Renderer:
-    _RENDERERS[game_name] = renderer
-    return renderer
+def _renderable(drawn: object) -> RenderableType:
+    """What a game's drawing made, checked to be something rich can print."""
+    if isinstance(drawn, ConsoleRenderable | RichCast | str):
+        return drawn
+    raise TypeError(f"a drawing returned {type(drawn).__name__}, which rich cannot print")
 
 
 def renderer_for(game_name: str) -> Renderer:
-    """The renderer for a game name or ``name/version``, or :func:`render_json`."""
-    return _RENDERERS.get(game_name.split("/", 1)[0], render_json)
+    """The drawing of a game name or ``name/version``, or :func:`render_json` for a game this
+    install does not know."""
+    try:
+        board = kit_for(game_name).draw.board
+    except UnknownGame:
+        return render_json
+    return lambda view: _renderable(board(view))
 
 
 def render_view(view: JSON, game_name: str | None = None) -> RenderableType:
@@ -55,17 +49,9 @@ def render_view(view: JSON, game_name: str | None = None) -> RenderableType:
 
 
 def report_events(events: Sequence[Event], game_name: str, view: JSON) -> RenderableType | None:
-    """A game's report of ``events`` (None for a game without a reporter)."""
-    reporter = _REPORTERS.get(game_name.split("/", 1)[0])
-    return None if reporter is None else reporter(events, view)
+    """The game's report of ``events`` (None when its drawing tells nothing of them)."""
+    report = kit_for(game_name).draw.report(events, view)
+    return None if report is None else _renderable(report)
 
 
-__all__ = [
-    "Renderer",
-    "Reporter",
-    "register_renderer",
-    "render_json",
-    "render_view",
-    "renderer_for",
-    "report_events",
-]
+__all__ = ["Renderer", "render_json", "render_view", "renderer_for", "report_events"]

@@ -20,4 +20,6 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.maiterra.draw"),
     heuristic=MaiterraHeuristic(),
     tensor=TensorModule("meeple.games.maiterra.tensor"),
+    # Its name before every game had a heuristic bot.
+    heuristic_aliases=("maiterra-heuristic",),
 )

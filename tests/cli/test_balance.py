@@ -37,7 +37,7 @@ def test_maiterra_tables_by_seat_draft_position_and_house(tmp_path: Path) -> Non
         assert header in result.stdout
     report = report_of(out)
     assert report["matches"] == 3 and report["seats"] == 3
-    assert report["bots"] == ["maiterra-heuristic"] * 3
+    assert report["bots"] == ["heuristic"] * 3
     tables = report["tables"]
     assert sorted(tables["draft position"]) == ["1.", "2.", "3."]
     for table in ("seat", "draft position", "house"):

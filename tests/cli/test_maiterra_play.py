@@ -20,7 +20,7 @@ def test_a_short_match_to_the_end_shows_map_resources_and_turn_reports() -> None
     result = invoke("play", "maiterra", "--seats", "2", "--seed", "5", input=ALWAYS_FIRST)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "against the maiterra-heuristic bot" in out
+    assert "against the heuristic bot" in out
     assert "a1 " in out and "e4 " in out and "~~~~" in out  # the map and its lakes
     assert "F farm" in out  # the legend of building letters
     for column in ("food", "wood", "brick", "coins", "people", "points"):

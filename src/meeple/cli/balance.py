@@ -532,7 +532,7 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
         str | None,
         typer.Option(
             help="Comma-separated bots, one per seat or one for all "
-            "(default: the game's default opponent, e.g. maiterra-heuristic)."
+            "(default: the game's default opponent, heuristic)."
         ),
     ] = None,
     json_path: Annotated[

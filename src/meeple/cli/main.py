@@ -70,7 +70,7 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         str | None,
         typer.Option(
             help=f"Opponent: {', '.join(BOT_NAMES)} or human (hot seat); "
-            "default greedy (Maiterra: maiterra-heuristic, Manafields: heuristic). "
+            "default heuristic (the game's own rules of thumb). "
             "Manafields also takes the enemy's faction here (--vs orcs), against the default bot."
         ),
     ] = None,

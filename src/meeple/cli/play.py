@@ -299,12 +299,13 @@ class PlaySession:
             self.console.print(f"Scores: {escape(scores)}")
 
 
-DEFAULT_OPPONENTS = {"maiterra": "maiterra-heuristic", "manafields": "heuristic"}
-"""The bot ``meeple play`` seats when no ``--vs`` is given (greedy for the others)."""
+DEFAULT_OPPONENT = "heuristic"
+"""The bot ``meeple play`` seats when no ``--vs`` is given: the game's own rules of thumb."""
 
 
 def default_opponent(game_name: str) -> str:
-    return DEFAULT_OPPONENTS.get(game_name, "greedy")
+    """The default opponent in ``game_name``: every game has the same bot ladder."""
+    return DEFAULT_OPPONENT
 
 
 def faction_choices(game: Game) -> tuple[str, ...]:

@@ -58,6 +58,6 @@ ensure_fast() {
         return 0
     fi
     echo "building the compiled writer (fast/) into $VENV" >&2
-    "$VENV/bin/python" -m pip install --quiet "$ROOT/fast" >&2
+    "$VENV/bin/python" -m pip install --quiet "$ROOT/fast" >&2 || return 1
     echo "$wanted" >"$stamp"
 }

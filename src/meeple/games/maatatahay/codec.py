@@ -25,6 +25,7 @@ from meeple.games.maatatahay.rules import (
     PHASES,
     PICK,
     PLACE,
+    MaatatahayRulebook,
     MaatatahayState,
     owner,
 )
@@ -90,7 +91,7 @@ SHRINES = sum(RULES.shrines)
 NAMES = tuple(space_name(space) for space in range(SPACES))
 
 
-def state_from_json(game: Any, data: JSON) -> MaatatahayState:
+def state_from_json(game: MaatatahayRulebook, data: JSON) -> MaatatahayState:
     """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible.
 
     Every field is checked for its type and range, no warrior tile is in two places at

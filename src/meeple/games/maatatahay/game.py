@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from meeple.core.game import Game, GameInfo, OptionSpec
-from meeple.core.types import JSON, Action
+from meeple.core.game import GameInfo, OptionSpec
+from meeple.core.types import JSON, Action, Seat
 from meeple.games.maatatahay import notation
-from meeple.games.maatatahay.codec import state_from_json
+from meeple.games.maatatahay.codec import state_from_json, state_to_json
 from meeple.games.maatatahay.data import KEEPS, RULES
-from meeple.games.maatatahay.rules import MaatatahayState
+from meeple.games.maatatahay.rules import MaatatahayRulebook, MaatatahayState
+from meeple.games.maatatahay.view import describe, view
 
 
-class Maatatahay(Game):
+class Maatatahay(MaatatahayRulebook):
     """Two tribes place warriors on a 5x5 map, surround and are surrounded.
 
     >>> game = Maatatahay()
@@ -51,6 +52,15 @@ class Maatatahay(Game):
             ),
         ),
     )
+
+    def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
+        return view(state, seat)
+
+    def position_json(self, state: MaatatahayState) -> JSON:
+        return state_to_json(state)
+
+    def describe_move(self, state: MaatatahayState, seat: Seat, action: Action) -> str:
+        return describe(state, seat, action)
 
     def num_distinct_actions(self) -> int:
         return notation.NUM_ACTIONS

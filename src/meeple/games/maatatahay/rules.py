@@ -17,9 +17,10 @@ Board arrays are indexed by space (``row * 5 + col``; see :mod:`.data`).
 
 from __future__ import annotations
 
-from typing import Any, Self
+from abc import abstractmethod
+from typing import Self
 
-from meeple.core.game import State
+from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
@@ -69,6 +70,28 @@ def owner(uid: int) -> int:
     return uid // TILES_PER_SEAT
 
 
+class MaatatahayRulebook(Game):
+    """What the rules ask of their game object beyond core's :class:`Game`.
+
+    A position's per-seat view, its JSON form and an action's description are written by
+    :mod:`.view` and :mod:`.codec`, which read the rules; the game class
+    (:class:`~meeple.games.maatatahay.game.Maatatahay`) plugs them in, so the rules import
+    none of them.
+    """
+
+    @abstractmethod
+    def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
+        """What ``seat`` (None: a spectator) sees of ``state``."""
+
+    @abstractmethod
+    def position_json(self, state: MaatatahayState) -> JSON:
+        """The whole of ``state`` as JSON."""
+
+    @abstractmethod
+    def describe_move(self, state: MaatatahayState, seat: Seat, action: Action) -> str:
+        """``seat``'s legal ``action`` in ``state``, told in words."""
+
+
 class MaatatahayState(State):
     """A Maatatahay position. Create through :meth:`Maatatahay.new_initial_state`."""
 
@@ -106,7 +129,9 @@ class MaatatahayState(State):
         "tile",
     )
 
-    def __init__(self, game: Any) -> None:
+    game: MaatatahayRulebook
+
+    def __init__(self, game: MaatatahayRulebook) -> None:
         self.game = game
         self.round = 1
         self.phase = PICK
@@ -142,7 +167,7 @@ class MaatatahayState(State):
     # -- setup -------------------------------------------------------------------------
 
     @classmethod
-    def setup(cls, game: Any, seed: int) -> MaatatahayState:
+    def setup(cls, game: MaatatahayRulebook, seed: int) -> MaatatahayState:
         """Shuffle both decks, deal the stream, scatter the map crystals, pick who starts."""
         state = cls(game)
         rng = state.rng = Rng(mix_seed(seed, 0x4D414154))
@@ -605,16 +630,10 @@ class MaatatahayState(State):
         return new
 
     def _view(self, seat: Seat | None) -> JSON:
-        from meeple.games.maatatahay.view import view  # noqa: PLC0415 (cycle)
-
-        return view(self, seat)
+        return self.game.position_view(self, seat)
 
     def to_json(self) -> JSON:
-        from meeple.games.maatatahay.codec import state_to_json  # noqa: PLC0415 (cycle)
-
-        return state_to_json(self)
+        return self.game.position_json(self)
 
     def _describe_action(self, seat: Seat, action: Action) -> str:
-        from meeple.games.maatatahay.view import describe  # noqa: PLC0415 (cycle)
-
-        return describe(self, seat, action)
+        return self.game.describe_move(self, seat, action)

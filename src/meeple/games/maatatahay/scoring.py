@@ -6,18 +6,39 @@ Temple Relics."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
+from meeple.core.game import Game
 from meeple.core.outcome import Outcome
 from meeple.games.maatatahay.data import EMPTY, RULES, SPACES, TILES_PER_SEAT
-
-if TYPE_CHECKING:
-    from meeple.games.maatatahay.rules import MaatatahayState
 
 TILES = RULES.tiles
 
 
-def relic_points(state: MaatatahayState, seat: int) -> int:
+class Table(Protocol):
+    """What scoring reads of a position (the rules' state is one): the warriors on the map,
+    the Spirit crystals on them, the relics taken in order, and why the match ended."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def tile(self) -> Sequence[int]: ...
+
+    @property
+    def living(self) -> Sequence[bool]: ...
+
+    @property
+    def spirit(self) -> Sequence[int]: ...
+
+    @property
+    def relics_taken(self) -> Sequence[int]: ...
+
+    def end_reason(self) -> str | None: ...
+
+
+def relic_points(state: Table, seat: int) -> int:
     """ "Temple Relics score progressively: 1 / 2 / 3 / 4 / 5 VP", or by global order."""
     if state.game.option("relic_scoring") == "standard":
         # "the first Relic taken is worth 1 VP, the second 2 VP ... regardless of who"
@@ -26,7 +47,7 @@ def relic_points(state: MaatatahayState, seat: int) -> int:
     return sum(RULES.progressive_relic_points[:count])
 
 
-def score_breakdown(state: MaatatahayState, seat: int) -> dict[str, int]:
+def score_breakdown(state: Table, seat: int) -> dict[str, int]:
     """Diamonds and Spirit crystals on surviving warriors, and relics."""
     diamonds = spirit = survivors = 0
     for space in range(SPACES):
@@ -45,7 +66,7 @@ def score_breakdown(state: MaatatahayState, seat: int) -> dict[str, int]:
     }
 
 
-def outcome(state: MaatatahayState) -> Outcome:
+def outcome(state: Table) -> Outcome:
     """ "Most VP wins. Ties are broken by most surviving Warriors, then by whoever acquired a
     Relic most recently." """
     reason = state.end_reason() or "over"

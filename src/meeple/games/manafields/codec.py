@@ -29,7 +29,7 @@ from meeple.games.manafields.data import (
     square_index,
 )
 from meeple.games.manafields.notation import LABELS
-from meeple.games.manafields.rules import ManafieldsState
+from meeple.games.manafields.rules import ManafieldsRulebook, ManafieldsState
 
 FORMAT = "manafields-state/1"
 T = TypeVar("T")
@@ -93,7 +93,7 @@ MOST_PER_TURN = (
 """The most points a seat can score at the end of one of its turns."""
 
 
-def state_from_json(game: Any, data: JSON) -> ManafieldsState:
+def state_from_json(game: ManafieldsRulebook, data: JSON) -> ManafieldsState:
     """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible.
 
     Every field is checked for its type and range; the factions and turn limit are the

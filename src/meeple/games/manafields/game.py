@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
-from functools import cached_property
 from typing import ClassVar
 
-from meeple.core.game import Game, GameInfo, OptionSpec
-from meeple.core.types import JSON, Action
+from meeple.core.game import GameInfo, OptionSpec
+from meeple.core.types import JSON, Action, Seat
 from meeple.games.manafields import notation
-from meeple.games.manafields.codec import state_from_json
-from meeple.games.manafields.data import FACTIONS, NAMES, RULES, UnitType
-from meeple.games.manafields.rules import MAX_ACTIONS_PER_TURN, ManafieldsState
+from meeple.games.manafields.codec import state_from_json, state_to_json
+from meeple.games.manafields.data import FACTIONS, NAMES, RULES
+from meeple.games.manafields.rules import MAX_ACTIONS_PER_TURN, ManafieldsRulebook, ManafieldsState
+from meeple.games.manafields.view import describe, view, why_illegal
 
 
-class Manafields(Game):
+class Manafields(ManafieldsRulebook):
     """Two armies of Humans, Elves, Orcs or Undead fight over three objectives.
 
     >>> game = Manafields(options={"faction0": "elves", "faction1": "undead"})
@@ -59,10 +59,17 @@ class Manafields(Game):
         ),
     )
 
-    @cached_property
-    def rosters(self) -> tuple[tuple[UnitType, ...], ...]:
-        """The armies' cards at this rules version, per faction in slot order."""
-        return RULES.rosters_of(self.info.version)
+    def position_view(self, state: ManafieldsState, seat: Seat | None) -> JSON:
+        return view(state, seat)
+
+    def position_json(self, state: ManafieldsState) -> JSON:
+        return state_to_json(state)
+
+    def describe_move(self, state: ManafieldsState, seat: Seat, action: Action) -> str:
+        return describe(state, seat, action)
+
+    def illegal_reason(self, state: ManafieldsState, seat: Seat, action: Action) -> str:
+        return why_illegal(state, seat, action)
 
     def num_distinct_actions(self) -> int:
         return notation.NUM_ACTIONS

@@ -10,9 +10,11 @@ the Undead seat.
 
 from __future__ import annotations
 
-from typing import Any, Self
+from abc import abstractmethod
+from functools import cached_property
+from typing import Self
 
-from meeple.core.game import State
+from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
@@ -69,6 +71,37 @@ MAX_ACTIONS_PER_TURN = 96
 """A loose bound on the decisions of one turn, for :meth:`Manafields.max_game_length`."""
 
 
+class ManafieldsRulebook(Game):
+    """What the rules ask of their game object beyond core's :class:`Game`: the armies at its
+    rules version, and the writers the rules must not import.
+
+    A position's per-seat view, its JSON form, an action's description and the reason an
+    action is illegal are written by :mod:`.view` and :mod:`.codec`, which read the rules;
+    the game class (:class:`~meeple.games.manafields.game.Manafields`) plugs them in.
+    """
+
+    @cached_property
+    def rosters(self) -> tuple[tuple[UnitType, ...], ...]:
+        """The armies' cards at this rules version, per faction in slot order."""
+        return RULES.rosters_of(self.info.version)
+
+    @abstractmethod
+    def position_view(self, state: ManafieldsState, seat: Seat | None) -> JSON:
+        """What ``seat`` (None: a spectator) sees of ``state``."""
+
+    @abstractmethod
+    def position_json(self, state: ManafieldsState) -> JSON:
+        """The whole of ``state`` as JSON."""
+
+    @abstractmethod
+    def describe_move(self, state: ManafieldsState, seat: Seat, action: Action) -> str:
+        """``seat``'s legal ``action`` in ``state``, told in words."""
+
+    @abstractmethod
+    def illegal_reason(self, state: ManafieldsState, seat: Seat, action: Action) -> str:
+        """A short reason ``action`` is not legal for ``seat`` in ``state``."""
+
+
 class ManafieldsState(State):
     """A Manafields position. Create through :meth:`Manafields.new_initial_state`."""
 
@@ -110,7 +143,9 @@ class ManafieldsState(State):
         "winner",
     )
 
-    def __init__(self, game: Any) -> None:
+    game: ManafieldsRulebook
+
+    def __init__(self, game: ManafieldsRulebook) -> None:
         self.game = game
         self.factions = (HUMANS, ORCS)
         self.turn_limit = TURN["default_turn_limit"]
@@ -150,7 +185,7 @@ class ManafieldsState(State):
     # -- setup -------------------------------------------------------------------------
 
     @classmethod
-    def setup(cls, game: Any, seed: int) -> ManafieldsState:
+    def setup(cls, game: ManafieldsRulebook, seed: int) -> ManafieldsState:
         """Both armies deployed, seat 0 to play its first turn with 2 OP."""
         state = cls(game)
         state.rng = Rng(mix_seed(seed, 0x4D414E41))
@@ -357,9 +392,7 @@ class ManafieldsState(State):
         return out
 
     def why_illegal(self, seat: Seat, action: Action) -> str:
-        from meeple.games.manafields.view import why_illegal  # noqa: PLC0415 (cycle)
-
-        return why_illegal(self, seat, action)
+        return self.game.illegal_reason(self, seat, action)
 
     # -- transitions -------------------------------------------------------------------
 
@@ -528,19 +561,13 @@ class ManafieldsState(State):
         return new
 
     def _view(self, seat: Seat | None) -> JSON:
-        from meeple.games.manafields.view import view  # noqa: PLC0415 (cycle)
-
-        return view(self, seat)
+        return self.game.position_view(self, seat)
 
     def to_json(self) -> JSON:
-        from meeple.games.manafields.codec import state_to_json  # noqa: PLC0415 (cycle)
-
-        return state_to_json(self)
+        return self.game.position_json(self)
 
     def _describe_action(self, seat: Seat, action: Action) -> str:
-        from meeple.games.manafields.view import describe  # noqa: PLC0415 (cycle)
-
-        return describe(self, seat, action)
+        return self.game.describe_move(self, seat, action)
 
 
-__all__ = ["ManafieldsState", "reach"]
+__all__ = ["ManafieldsRulebook", "ManafieldsState", "reach"]

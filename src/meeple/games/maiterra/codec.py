@@ -33,7 +33,16 @@ from meeple.games.maiterra.data import (
     cell_of,
 )
 from meeple.games.maiterra.lakeland import LAKE
-from meeple.games.maiterra.rules import DRAFT, HOUSES, NO_SEAT, OVER, PHASES, PLAN, MaiterraState
+from meeple.games.maiterra.rules import (
+    DRAFT,
+    HOUSES,
+    NO_SEAT,
+    OVER,
+    PHASES,
+    PLAN,
+    MaiterraRulebook,
+    MaiterraState,
+)
 
 FORMAT = "maiterra-state/1"
 
@@ -92,7 +101,7 @@ MAX_UNITS = 999
 """The most soldiers (or cavalry) of one seat on one field that a state may hold."""
 
 
-def state_from_json(game: Any, data: JSON) -> MaiterraState:
+def state_from_json(game: MaiterraRulebook, data: JSON) -> MaiterraState:
     """Rebuild a state; raises :class:`InvalidState` on anything malformed or impossible.
 
     Every field is checked for its type and range; the cards of the deck, the discard

@@ -10,7 +10,7 @@ decides who fights where and what a fight does to the position.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from meeple.core.outcome import Event
 from meeple.games.maiterra.combat import Side, casualties, decide, flank_bonus, remove_units
@@ -26,8 +26,38 @@ from meeple.games.maiterra.data import (
 )
 from meeple.games.maiterra.rules import MaiterraState
 
-if TYPE_CHECKING:
-    from meeple.games.maiterra.resolve import Group, Turn
+
+@dataclass(slots=True)
+class Group:
+    """Units of one seat on the move: from ``origin`` through ``mid`` to ``end``.
+
+    ``blocked``: a ride that stops on ``mid`` ("a ride cannot pass another army")."""
+
+    seat: int
+    origin: int
+    mid: int
+    end: int
+    units: list[int]
+    blocked: bool = False
+
+
+@dataclass(slots=True)
+class Turn:
+    """What the paid orders set in motion, step by step."""
+
+    groups: list[Group] = field(default_factory=list)
+    pullbacks: list[Group] = field(default_factory=list)
+    claims: list[tuple[int, int]] = field(default_factory=list)
+    builds: list[tuple[int, int, int]] = field(default_factory=list)
+    trains: list[tuple[int, int, int]] = field(default_factory=list)
+    payouts: dict[int, list[int]] = field(default_factory=dict)
+    lucky: set[int] = field(default_factory=set)
+    rally: set[int] = field(default_factory=set)
+    sabotaged: set[int] = field(default_factory=set)
+    draws: dict[int, int] = field(default_factory=dict)
+    lost_fight: set[int] = field(default_factory=set)  # seats on a side that lost a fight
+    arrivals: dict[int, dict[int, set[int]]] = field(default_factory=dict)
+
 
 ATTACK = tuple(unit.attack for unit in RULES.units)
 DEFENCE = tuple(unit.defence for unit in RULES.units)

@@ -6,10 +6,11 @@ import dataclasses
 from typing import ClassVar
 
 from meeple.core.errors import InvalidOptions
-from meeple.core.game import Game, GameInfo, OptionSpec
-from meeple.core.types import JSON, Action
+from meeple.core.game import GameInfo, OptionSpec
+from meeple.core.outcome import Event
+from meeple.core.types import JSON, Action, Seat
 from meeple.games.maiterra import notation
-from meeple.games.maiterra.codec import state_from_json
+from meeple.games.maiterra.codec import state_from_json, state_to_json
 from meeple.games.maiterra.data import (
     BUILDING_NAMES,
     CARD_NAMES,
@@ -21,7 +22,9 @@ from meeple.games.maiterra.data import (
     cell_name,
     path_name,
 )
-from meeple.games.maiterra.rules import MaiterraState
+from meeple.games.maiterra.resolve import resolve_turn
+from meeple.games.maiterra.rules import MaiterraRulebook, MaiterraState
+from meeple.games.maiterra.view import describe, resample, view
 
 
 def parse_teams(text: str, seats: int) -> tuple[int, ...]:
@@ -44,7 +47,7 @@ def parse_teams(text: str, seats: int) -> tuple[int, ...]:
     return tuple(text.index(digit) for digit in text)
 
 
-class Maiterra(Game):
+class Maiterra(MaiterraRulebook):
     """Lakeland for two to four seats: everyone plans at once, the turn resolves for all.
 
     >>> game = Maiterra(seats=4, options={"teams": "1212"})
@@ -87,6 +90,21 @@ class Maiterra(Game):
     def sides(self) -> tuple[int, ...]:
         """Each seat's side: the lowest seat of its team (its own number without teams)."""
         return self._sides
+
+    def resolve_turn(self, state: MaiterraState) -> list[Event]:
+        return resolve_turn(state)
+
+    def redraw_hidden(self, state: MaiterraState, seat: Seat, seed: int) -> None:
+        resample(state, seat, seed)
+
+    def position_view(self, state: MaiterraState, seat: Seat | None) -> JSON:
+        return view(state, seat)
+
+    def position_json(self, state: MaiterraState) -> JSON:
+        return state_to_json(state)
+
+    def describe_move(self, state: MaiterraState, seat: Seat, action: Action) -> str:
+        return describe(state, seat, action)
 
     def num_distinct_actions(self) -> int:
         return notation.NUM_ACTIONS

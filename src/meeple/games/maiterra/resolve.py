@@ -19,8 +19,6 @@ says so (two allies claiming one field).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from meeple.core.outcome import Event
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
@@ -46,43 +44,11 @@ from meeple.games.maiterra.data import (
     WORKER_BUILDINGS,
     cell_name,
 )
-from meeple.games.maiterra.fights import fight, march
+from meeple.games.maiterra.fights import Group, Turn, fight, march
 from meeple.games.maiterra.notation import DECODED
 from meeple.games.maiterra.rules import OVER, Budget, MaiterraState, march_part
 
 CAP = RULES.storage_cap
-
-
-@dataclass(slots=True)
-class Group:
-    """Units of one seat on the move: from ``origin`` through ``mid`` to ``end``.
-
-    ``blocked``: a ride that stops on ``mid`` ("a ride cannot pass another army")."""
-
-    seat: int
-    origin: int
-    mid: int
-    end: int
-    units: list[int]
-    blocked: bool = False
-
-
-@dataclass(slots=True)
-class Turn:
-    """What the paid orders set in motion, step by step."""
-
-    groups: list[Group] = field(default_factory=list)
-    pullbacks: list[Group] = field(default_factory=list)
-    claims: list[tuple[int, int]] = field(default_factory=list)
-    builds: list[tuple[int, int, int]] = field(default_factory=list)
-    trains: list[tuple[int, int, int]] = field(default_factory=list)
-    payouts: dict[int, list[int]] = field(default_factory=dict)
-    lucky: set[int] = field(default_factory=set)
-    rally: set[int] = field(default_factory=set)
-    sabotaged: set[int] = field(default_factory=set)
-    draws: dict[int, int] = field(default_factory=dict)
-    lost_fight: set[int] = field(default_factory=set)  # seats on a side that lost a fight
-    arrivals: dict[int, dict[int, set[int]]] = field(default_factory=dict)
 
 
 def resolve_turn(state: MaiterraState) -> list[Event]:

@@ -17,10 +17,11 @@ Per-cell arrays are indexed by the 5 x 5 grid's cell numbers (see :mod:`.data`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from abc import abstractmethod
+from typing import Self
 
 from meeple.core.errors import IllegalAction
-from meeple.core.game import State
+from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
@@ -43,6 +44,7 @@ from meeple.games.maiterra.data import (
     TOWER,
     WOOD,
     WORKER_BUILDINGS,
+    RuleData,
     cell_name,
 )
 from meeple.games.maiterra.notation import DECODED, Order
@@ -62,9 +64,6 @@ from meeple.games.maiterra.tables import (
     UNIT_COSTS,
     terrain_tables,
 )
-
-if TYPE_CHECKING:
-    from meeple.games.maiterra.game import Maiterra
 
 HOUSES, DRAFT, PLAN, OVER = range(4)
 PHASES = ("houses", "draft", "plan", "over")
@@ -111,13 +110,53 @@ class Budget:
             self.res[i] -= cost[i]
 
 
+class MaiterraRulebook(Game):
+    """What the rules ask of their game object beyond core's :class:`Game`.
+
+    The numbers of its rules version and the seats' sides; and the parts that read the
+    rules and so must not be imported by them: the turn's resolution (:mod:`.resolve`), the
+    per-seat view and the redraw of what a seat cannot see (:mod:`.view`), the JSON form
+    (:mod:`.codec`). The game class (:class:`~meeple.games.maiterra.game.Maiterra`) plugs
+    them in.
+    """
+
+    @property
+    @abstractmethod
+    def rules(self) -> RuleData:
+        """The numbers of this game's rules version."""
+
+    @abstractmethod
+    def sides(self) -> tuple[int, ...]:
+        """Each seat's side: the lowest seat of its team (its own number without teams)."""
+
+    @abstractmethod
+    def resolve_turn(self, state: MaiterraState) -> list[Event]:
+        """Resolve the turn every seat has ended; the state moves on to the next turn."""
+
+    @abstractmethod
+    def redraw_hidden(self, state: MaiterraState, seat: Seat, seed: int) -> None:
+        """Redraw in ``state`` (a clone) what ``seat`` cannot see."""
+
+    @abstractmethod
+    def position_view(self, state: MaiterraState, seat: Seat | None) -> JSON:
+        """What ``seat`` (None: a spectator) sees of ``state``."""
+
+    @abstractmethod
+    def position_json(self, state: MaiterraState) -> JSON:
+        """The whole of ``state`` as JSON."""
+
+    @abstractmethod
+    def describe_move(self, state: MaiterraState, seat: Seat, action: Action) -> str:
+        """``seat``'s legal ``action`` in ``state``, told in words."""
+
+
 class MaiterraState(State):
     """A Maiterra position. Create through :meth:`Maiterra.new_initial_state`.
 
     What differs between rules versions is read from ``game.rules`` (see
-    :attr:`Maiterra.rules`)."""
+    :attr:`MaiterraRulebook.rules`)."""
 
-    game: Maiterra
+    game: MaiterraRulebook
 
     __slots__ = (
         "buildings",
@@ -144,7 +183,7 @@ class MaiterraState(State):
         "winners",
     )
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: MaiterraRulebook) -> None:
         seats = game.seats
         self.game = game
         self.side: tuple[int, ...] = game.sides()
@@ -172,7 +211,7 @@ class MaiterraState(State):
     # -- setup -------------------------------------------------------------------------
 
     @classmethod
-    def setup(cls, game: Any, seed: int) -> MaiterraState:
+    def setup(cls, game: MaiterraRulebook, seed: int) -> MaiterraState:
         """Draw Lakeland and shuffle the card deck; every seat then picks a house."""
         state = cls(game)
         state.rng = Rng(mix_seed(seed, 0x4D414954))
@@ -556,9 +595,7 @@ class MaiterraState(State):
         self.ended[seat] = True
         events = [Event("turn_ended", seat)]
         if all(self.ended):
-            from meeple.games.maiterra.resolve import resolve_turn  # noqa: PLC0415 (cycle)
-
-            events.extend(resolve_turn(self))
+            events.extend(self.game.resolve_turn(self))
         return events
 
     def _hand_in_action(self, seat: Seat) -> Action:
@@ -619,26 +656,18 @@ class MaiterraState(State):
         return new
 
     def _resample(self, seat: Seat, seed: int) -> Self:
-        from meeple.games.maiterra.view import resample  # noqa: PLC0415 (cycle)
-
         new = self.clone()
-        resample(new, seat, seed)
+        self.game.redraw_hidden(new, seat, seed)
         return new
 
     def _view(self, seat: Seat | None) -> JSON:
-        from meeple.games.maiterra.view import view  # noqa: PLC0415 (cycle)
-
-        return view(self, seat)
+        return self.game.position_view(self, seat)
 
     def to_json(self) -> JSON:
-        from meeple.games.maiterra.codec import state_to_json  # noqa: PLC0415 (cycle)
-
-        return state_to_json(self)
+        return self.game.position_json(self)
 
     def _describe_action(self, seat: Seat, action: Action) -> str:
-        from meeple.games.maiterra.view import describe  # noqa: PLC0415 (cycle)
-
-        return describe(self, seat, action)
+        return self.game.describe_move(self, seat, action)
 
 
 def march_part(stack: list[int], part: int) -> tuple[int, int] | None:

@@ -25,14 +25,13 @@ from meeple.games.maiterra.data import (
 )
 from meeple.games.maiterra.lakeland import LAKE
 from meeple.games.maiterra.notation import DECODED
+from meeple.games.maiterra.resolve import side_points, side_target
 from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PHASES, PLAN, MaiterraState
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
 
 
 def view(state: MaiterraState, seat: Seat | None) -> JSON:
-    from meeple.games.maiterra.resolve import side_points, side_target  # noqa: PLC0415
-
     seats = state.seats
     all_locked = NO_SEAT not in state.house
     board = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -49,3 +50,34 @@ def test_core_games_and_ai_import_no_io_or_ui_modules() -> None:
         [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
+def _function_local_meeple_imports(path: Path) -> list[str]:
+    """``file:line`` of each import of a meeple module inside a function body."""
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(function):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            if any(name == "meeple" or name.startswith("meeple.") for name in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_no_function_local_import_dodges_a_cycle_in_core_games_or_ai() -> None:
+    """A module of the pure layers imports what it needs at its top: where a function-local
+    import was the only way, the modules formed a cycle (the import-linter contracts forbid
+    the cycles; this keeps the dodge from coming back)."""
+    found = [
+        where
+        for layer in ("core", "games", "ai")
+        for path in sorted((ROOT / "src" / "meeple" / layer).rglob("*.py"))
+        for where in _function_local_meeple_imports(path)
+    ]
+    assert found == []

@@ -12,7 +12,7 @@ Every die is a d6 drawn from the state's generator, so a seed and the actions re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meeple.core.outcome import Event
 from meeple.games.manafields.data import (
@@ -34,9 +34,7 @@ from meeple.games.manafields.data import (
     UNDEAD,
     ZOMBIE,
 )
-
-if TYPE_CHECKING:
-    from meeple.games.manafields.rules import ManafieldsState
+from meeple.games.manafields.position import Position
 
 EFFECTS = RULES.effects
 SCORING = RULES.scoring
@@ -45,12 +43,12 @@ NO_TURN = -10
 """``last_order`` / ``targeted`` of a unit that never had one (long before turn 0)."""
 
 
-def roll(state: ManafieldsState, count: int) -> list[int]:
+def roll(state: Position, count: int) -> list[int]:
     below = state.rng.below
     return [below(6) + 1 for _ in range(count)]
 
 
-def hero_on_objective(state: ManafieldsState, slot: int) -> bool:
+def hero_on_objective(state: Position, slot: int) -> bool:
     """A friendly Hero stands on the objective the unit stands on."""
     objective = OBJECTIVE_OF[state.pos[slot]]
     if objective < 0:
@@ -67,12 +65,12 @@ def hero_on_objective(state: ManafieldsState, slot: int) -> bool:
     return False
 
 
-def adjacent_to_friend(state: ManafieldsState, slot: int) -> bool:
+def adjacent_to_friend(state: Position, slot: int) -> bool:
     seat, occ, owner = state.owner[slot], state.occ, state.owner
     return any(occ[n] >= 0 and owner[occ[n]] == seat for n in ORTH[state.pos[slot]])
 
 
-def attack_dice(state: ManafieldsState, slot: int, fight: bool) -> tuple[int, int]:
+def attack_dice(state: Position, slot: int, fight: bool) -> tuple[int, int]:
     """``(dice, automatic sixes)`` the attacker gathers.
 
     Dice: its remaining HP; an injured Orc Troop receiving a Fight Order adds 7, up to
@@ -93,14 +91,14 @@ def attack_dice(state: ManafieldsState, slot: int, fight: bool) -> tuple[int, in
     return dice, min(auto, dice)
 
 
-def to_hit_bonus(state: ManafieldsState, slot: int) -> int:
+def to_hit_bonus(state: Position, slot: int) -> int:
     bonus = EFFECTS["bless_to_hit"] if state.blessed[slot] else 0
     if OBJECTIVE_OF[state.pos[slot]] >= 0 and hero_on_objective(state, slot):
         bonus += EFFECTS["objective_hero_to_hit"]
     return bonus
 
 
-def damage_per_die(state: ManafieldsState, slot: int, target: int, fight: bool) -> int:
+def damage_per_die(state: Position, slot: int, target: int, fight: bool) -> int:
     unit = state.unit[slot]
     damage = unit.damage
     if BEATS.get(unit.kind) == state.unit[target].kind:
@@ -117,13 +115,11 @@ def damage_per_die(state: ManafieldsState, slot: int, target: int, fight: bool) 
     return damage
 
 
-def armour(state: ManafieldsState, slot: int) -> int:
+def armour(state: Position, slot: int) -> int:
     return state.unit[slot].armour + (EFFECTS["ward_armour"] if state.warded[slot] else 0)
 
 
-def attack(
-    state: ManafieldsState, slot: int, target: int, fight: bool, events: list[Event]
-) -> None:
+def attack(state: Position, slot: int, target: int, fight: bool, events: list[Event]) -> None:
     """The attack procedure, then the damage dealt."""
     dice, auto = attack_dice(state, slot, fight)
     bonus = to_hit_bonus(state, slot)
@@ -155,7 +151,7 @@ def attack(
         deal_damage(state, target, damage, events)
 
 
-def deal_damage(state: ManafieldsState, target: int, amount: int, events: list[Event]) -> None:
+def deal_damage(state: Position, target: int, amount: int, events: list[Event]) -> None:
     hp = state.hp[target] - amount
     if hp > 0:
         state.hp[target] = hp
@@ -164,7 +160,7 @@ def deal_damage(state: ManafieldsState, target: int, amount: int, events: list[E
     destroy(state, target, events)
 
 
-def destroy(state: ManafieldsState, slot: int, events: list[Event]) -> None:
+def destroy(state: Position, slot: int, events: list[Event]) -> None:
     """A unit dies: Morale for its destroyer, the General's 6 points, Zombies rising."""
     owner = state.owner[slot]
     enemy = 1 - owner
@@ -187,7 +183,7 @@ def destroy(state: ManafieldsState, slot: int, events: list[Event]) -> None:
         rise(state, slot, enemy, events)
 
 
-def _undead_hero_near(state: ManafieldsState, seat: int, square: int) -> bool:
+def _undead_hero_near(state: Position, seat: int, square: int) -> bool:
     reach = EFFECTS["undead_raise_distance"]
     for hero in range(len(state.hp)):
         if (
@@ -200,7 +196,7 @@ def _undead_hero_near(state: ManafieldsState, seat: int, square: int) -> bool:
     return False
 
 
-def rise(state: ManafieldsState, slot: int, seat: int, events: list[Event]) -> None:
+def rise(state: Position, slot: int, seat: int, events: list[Event]) -> None:
     """The dead unit in ``slot`` returns on its square as a Zombie of ``seat``."""
     square = state.pos[slot]
     state.unit[slot] = RULES.zombie
@@ -212,9 +208,7 @@ def rise(state: ManafieldsState, slot: int, seat: int, events: list[Event]) -> N
     events.append(Event("zombie", seat, {"unit": slot, "square": NAMES[square]}))
 
 
-def cavalry_impact(
-    state: ManafieldsState, slot: int, start: int, end: int, events: list[Event]
-) -> None:
+def cavalry_impact(state: Position, slot: int, start: int, end: int, events: list[Event]) -> None:
     """Impact damage after a straight move (the caller checked the start had no enemy
     adjacent): the enemy on the next square in the direction of travel takes the Cavalry's
     Damage, plus its level if the square behind that enemy is not empty."""
@@ -242,7 +236,7 @@ def cavalry_impact(
     deal_damage(state, target, damage, events)
 
 
-def _straight(state: ManafieldsState, start: int, end: int) -> int:
+def _straight(state: Position, start: int, end: int) -> int:
     """The direction (0 N, 1 E, 2 S, 3 W) of a straight move over free squares, else -1."""
     for direction in range(4):
         square = STEP[start][direction]
@@ -253,7 +247,7 @@ def _straight(state: ManafieldsState, start: int, end: int) -> int:
     return -1
 
 
-def explode(state: ManafieldsState, slot: int, events: list[Event]) -> None:
+def explode(state: Position, slot: int, events: list[Event]) -> None:
     """A Zombie blows up: it is destroyed and deals 3 Damage to every adjacent unit."""
     square = state.pos[slot]
     events.append(Event("explode", state.owner[slot], {"unit": slot, "square": NAMES[square]}))

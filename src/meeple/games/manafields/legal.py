@@ -11,7 +11,6 @@ the ids in ascending order, exactly as the rules list them one order at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from meeple.core.squaregrid import reach_bits
 from meeple.games.manafields import notation as ids
@@ -29,9 +28,7 @@ from meeple.games.manafields.data import (
     STRIDE,
     TERRAIN_MASK,
 )
-
-if TYPE_CHECKING:
-    from meeple.games.manafields.rules import ManafieldsState
+from meeple.games.manafields.position import Position
 
 ORDERS = RULES.orders
 EFFECTS = RULES.effects
@@ -118,7 +115,7 @@ def _chunk(slot: int, key: int) -> tuple[int, ...]:
     )
 
 
-def legal_orders(state: ManafieldsState, seat: int) -> list[int]:
+def legal_orders(state: Position, seat: int) -> list[int]:
     """Every legal action of the active ``seat`` outside a Faction Ability's picks."""
     out = [ids.END]
     if state.faction_ready(seat):

@@ -11,21 +11,18 @@ order to score points."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from meeple.core.outcome import Event
 from meeple.games.manafields.combat import hero_on_objective
 from meeple.games.manafields.data import OBJECTIVE_OF, OBJECTIVES, RULES, SLOTS
-
-if TYPE_CHECKING:
-    from meeple.games.manafields.rules import ManafieldsState
+from meeple.games.manafields.position import Position
 
 TURN = RULES.turn
 EFFECTS = RULES.effects
 SCORING = RULES.scoring
 
 
-def control_weight(state: ManafieldsState, seat: int) -> int:
+def control_weight(state: Position, seat: int) -> int:
     """What each of a seat's units counts on an objective: nothing while its General stands
     alive in its deployment zone; 3 under the Humans' Faction Ability."""
     if state.general_in_zone(seat):
@@ -33,7 +30,7 @@ def control_weight(state: ManafieldsState, seat: int) -> int:
     return EFFECTS["humans_control_weight"] if state.rally[seat] else 1
 
 
-def controller(state: ManafieldsState, objective: int) -> int:
+def controller(state: Position, objective: int) -> int:
     """The seat with more units counted on the objective, or -1."""
     counts = [0, 0]
     weights = (control_weight(state, 0), control_weight(state, 1))
@@ -47,7 +44,7 @@ def controller(state: ManafieldsState, objective: int) -> int:
 
 
 def points_now(
-    state: ManafieldsState, seat: int, controllers: Sequence[int] | None = None
+    state: Position, seat: int, controllers: Sequence[int] | None = None
 ) -> dict[str, int]:
     """What the seat would score if its turn ended now.
 
@@ -73,7 +70,7 @@ def points_now(
     }
 
 
-def end_turn(state: ManafieldsState, events: list[Event]) -> None:
+def end_turn(state: Position, events: list[Event]) -> None:
     """Score, then the match ends on a 12-point lead or after the last turn, or the other
     seat starts its turn."""
     seat = state.active
@@ -95,7 +92,7 @@ def end_turn(state: ManafieldsState, events: list[Event]) -> None:
     start_turn(state, events)
 
 
-def finish(state: ManafieldsState, winner: int, reason: str, events: list[Event]) -> None:
+def finish(state: Position, winner: int, reason: str, events: list[Event]) -> None:
     state.winner, state.reason = winner, reason
     state.picks = 0
     outcome = state.outcome()
@@ -103,7 +100,7 @@ def finish(state: ManafieldsState, winner: int, reason: str, events: list[Event]
         events.append(Event("game_over", None, outcome.to_json()))
 
 
-def start_turn(state: ManafieldsState, events: list[Event]) -> None:
+def start_turn(state: Position, events: list[Event]) -> None:
     """3 OP; this turn's orders and effects cleared; the seat's wards and rally end ("until
     your next turn"); units on an objective with a friendly Hero heal 1 HP."""
     seat = state.active

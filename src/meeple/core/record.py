@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.core.errors import GameError, InvalidRecord, excerpt
+from meeple.core.errors import GameError, InvalidRecord, UnknownGame, excerpt
 from meeple.core.game import Game, State
 from meeple.core.outcome import Outcome
-from meeple.core.registry import game_class, registered
+from meeple.core.registry import GameId, game_class, registered
 from meeple.core.types import JSON, Action, Seat
 from meeple.core.validate import (
     MAX_DEPTH,
@@ -250,11 +250,18 @@ def _json_constant(name: str) -> Any:
     raise InvalidRecord(f"the record holds {name}, which is not JSON")
 
 
+def _names_a_version(game_id: str) -> bool:
+    """Whether ``game_id`` parses (:meth:`GameId.parse`) as ``name/version``."""
+    try:
+        return GameId.parse(game_id).version is not None
+    except UnknownGame:
+        return False
+
+
 def _game_id(value: Any) -> str:
     """A ``name/version`` id; a bare name gets the versions registered under it."""
     game_id = expect_str(value, "record.game", max_len=MAX_NAME, error=InvalidRecord)
-    name, slash, version = game_id.partition("/")
-    if slash and name and version.isascii() and version.isdigit():
+    if _names_a_version(game_id):
         return game_id
     versions = [info.id for info in registered() if info.name == game_id]
     if versions:

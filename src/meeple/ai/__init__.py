@@ -9,6 +9,7 @@ business (the server runs search off its event loop behind one runner): it passe
 from meeple.ai.analysis import Advice, Analysis, analyse
 from meeple.ai.base import Bot, BotFactory
 from meeple.ai.greedy import GreedyBot
+from meeple.ai.heuristic import HeuristicBot
 from meeple.ai.levels import LEVELS, Level, level
 from meeple.ai.mcts import Mcts, MctsBot, MctsConfig
 from meeple.ai.random_bot import RandomBot
@@ -26,6 +27,7 @@ __all__ = [
     "BotFactory",
     "Budget",
     "GreedyBot",
+    "HeuristicBot",
     "Level",
     "Mcts",
     "MctsBot",

@@ -71,7 +71,7 @@ class Playout:
             played += 1
 
     def _finish_turn(self, state: State, rng: random.Random) -> None:
-        """Let the game's turn policy play out the current turn, if it has one.
+        """Let the game's heuristic play out the current turn, if its rollout policy says so.
 
         Where several seats plan at once, each finishes its own turn in seat order (sealed
         planning: what one queues does not change what the others may). A seat's turn ends

@@ -34,7 +34,10 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
   writer's module with :class:`TensorModule` (a module defining ``writer(game)``), so that
   importing the rules never imports NumPy.
 
-Every field is required: a kit that leaves one out does not type-check and does not construct.
+Every part is required: a kit that leaves one out does not type-check and does not construct
+(only ``heuristic_aliases``, earlier names of the game's heuristic bot, defaults to none). A
+game builds its kit in ``games/<name>/kit.py`` and its package registers it with
+:func:`meeple.core.registry.register_kit`, which registers its Game classes too.
 """
 
 from __future__ import annotations

@@ -124,6 +124,26 @@ def test_it_does_not_close_a_hole_it_would_die_in() -> None:
     assert action != place_action(sq("a1"))
 
 
+def test_the_last_placement_puts_every_spirit_crystal_on_the_warrior() -> None:
+    """ "Spirit Crystals do not increase Strength, but are worth 1 VP each if their Warrior
+    survives until game end" -- and storage scores nothing. Balan places the last warrior of
+    the match ("All Warriors have been played") holding 3 Spirit crystals: they all go on it.
+    """
+    state = position(
+        {"a1": W(WAZU, HUNTER), "e5": W(BALAN, CHAMPION)},
+        to_place=(BALAN, SCOUT),
+        second=True,
+        storage=((0, 3), (0, 0)),
+        stream=[],
+        decks=[[], []],
+    )
+    rng = random.Random(0)
+    state.apply(BALAN, POLICY.choose(state, BALAN, rng))
+    state.apply(BALAN, POLICY.choose(state, BALAN, rng))
+    assert state.is_terminal()
+    assert state.score_breakdown(BALAN)["spirit"] == 3
+
+
 def test_the_evaluation_is_zero_sum() -> None:
     state = Maatatahay().new_initial_state(seed=5)
     rng = random.Random(5)

@@ -565,7 +565,9 @@ class TakeAwayState(State):
         return Outcome(winners=(self.turn,), reason="last_stone") if self.pile == 0 else None
 
     def _view(self, seat: Seat | None) -> JSON:
-        return {"pile": self.pile, "turn": self.turn}
+        # "seats" keeps an observation from being all zeros (pile 0, seat 0 to move), which
+        # PettingZoo's api_test warns about: the adapter tests run every registered game.
+        return {"pile": self.pile, "turn": self.turn, "seats": 2}
 
     def to_json(self) -> JSON:
         return {

@@ -149,7 +149,7 @@ def state_from_json(game: ManafieldsRulebook, data: JSON) -> ManafieldsState:
         expect_int(v, f"state.score[{seat}]", 0, _most_points(state, seat))
         for seat, v in enumerate(top.items("score", length=2))
     ]
-    _read_units(state, top.items("units", length=SLOTS), game.rosters)
+    _read_units(state, top.items("units", length=SLOTS), game.rosters, game.rules.zombie)
     state.rng = top.rng()
     _check_turn(state)
     check_can_continue(state)
@@ -174,7 +174,10 @@ def _slot(value: Any, what: str) -> int:
 
 
 def _read_units(
-    state: ManafieldsState, units: list[Any], rosters: tuple[tuple[UnitType, ...], ...]
+    state: ManafieldsState,
+    units: list[Any],
+    rosters: tuple[tuple[UnitType, ...], ...],
+    zombie: UnitType,
 ) -> None:
     for slot, raw in enumerate(units):
         label = LABELS[slot]
@@ -184,13 +187,13 @@ def _read_units(
         home = slot // ARMY
         original = rosters[state.factions[home]][slot % ARMY]
         kind = entry.raw("type")
-        if kind not in (original.id, RULES.zombie.id):
+        if kind not in (original.id, zombie.id):
             raise InvalidState(f"slot {label} holds {original.id} or a risen zombie")
-        unit = original if kind == original.id else RULES.zombie
+        unit = original if kind == original.id else zombie
         owner = entry.integer("owner", 0, 1)
-        if unit is RULES.zombie and state.factions[owner] != UNDEAD:
+        if unit is zombie and state.factions[owner] != UNDEAD:
             raise InvalidState(f"the zombie in slot {label} must serve the Undead")
-        if unit is not RULES.zombie and owner != home:
+        if unit is not zombie and owner != home:
             raise InvalidState(f"slot {label} serves seat {home}")
         state.unit[slot] = unit
         state.owner[slot] = owner

@@ -199,9 +199,10 @@ def _undead_hero_near(state: Position, seat: int, square: int) -> bool:
 def rise(state: Position, slot: int, seat: int, events: list[Event]) -> None:
     """The dead unit in ``slot`` returns on its square as a Zombie of ``seat``."""
     square = state.pos[slot]
-    state.unit[slot] = RULES.zombie
+    zombie = state.game.rules.zombie
+    state.unit[slot] = zombie
     state.owner[slot] = seat
-    state.hp[slot] = RULES.zombie.hp
+    state.hp[slot] = zombie.hp
     state.occ[square] = slot
     state.occupied |= 1 << BIT[square]
     state.reset_unit_flags(slot)

@@ -11,6 +11,7 @@ free, so shifting a bitboard by one file never wraps round the board's edge.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -123,6 +124,35 @@ class RuleData:
         except KeyError:
             raise ValueError(f"Manafields has no rules version {version}") from None
 
+    def at(self, version: int) -> RuleData:
+        """These rules with the cards of rules ``version`` as :attr:`rosters` (the value a
+        game of that version holds as ``game.rules``).
+
+        Raises:
+            ValueError: when these rules have no cards for ``version``.
+        """
+        if version == self.version:
+            return self
+        return dataclasses.replace(self, rosters=self.rosters_of(version), version=version)
+
+    def unit_types(self) -> dict[str, UnitType]:
+        """Every unit type of :attr:`rosters` by id: each faction's roster in order, then the
+        Zombie."""
+        types = {u.id: u for r in self.rosters for u in r}
+        types[self.zombie.id] = self.zombie
+        return types
+
+    def same_board(self, other: RuleData) -> bool:
+        """Whether ``other`` has these rules' board, turn, scoring, order and effect
+        numbers: everything but the unit cards."""
+        return (
+            (self.width, self.height, self.deployment_rows, self.terrain)
+            == (other.width, other.height, other.deployment_rows, other.terrain)
+            and self.objective_squares == other.objective_squares
+            and (self.turn, self.scoring, self.orders, self.effects)
+            == (other.turn, other.scoring, other.orders, other.effects)
+        )
+
 
 def _square(text: str, width: int, height: int) -> int:
     parsed = parse_square(text)
@@ -157,11 +187,24 @@ def _unit(raw: dict[str, Any], uid: str, faction: int, width: int, height: int) 
     )
 
 
+def published_json() -> dict[str, Any]:
+    """The published ``data/rules.json``, parsed (a fresh copy each call)."""
+    text = resources.files(__package__).joinpath("data/rules.json").read_text("utf-8")
+    raw: dict[str, Any] = json.loads(text)
+    return raw
+
+
 def load_rules(text: str | None = None) -> RuleData:
     """Read rules.json (or the given JSON text) into a :class:`RuleData`."""
-    if text is None:
-        text = resources.files(__package__).joinpath("data/rules.json").read_text("utf-8")
-    raw = json.loads(text)
+    return rules_from_json(published_json() if text is None else json.loads(text))
+
+
+def rules_from_json(raw: dict[str, Any]) -> RuleData:
+    """A whole rules file, parsed (the published one's shape), as a :class:`RuleData`.
+
+    Raises:
+        ValueError: when the cards break a rule of the board (see :func:`check_board`).
+    """
     board = raw["board"]
     width, height = int(board["width"]), int(board["height"])
     version = int(raw.get("version", 1))
@@ -178,7 +221,7 @@ def load_rules(text: str | None = None) -> RuleData:
                 else:
                     card[field] = value
         versions[older] = _rosters(cards, width, height)
-    return RuleData(
+    rules = RuleData(
         width=width,
         height=height,
         deployment_rows=int(board["deployment_rows"]),
@@ -197,6 +240,8 @@ def load_rules(text: str | None = None) -> RuleData:
         version=version,
         roster_versions=versions,
     )
+    check_board(rules)
+    return rules
 
 
 def _rosters(cards: dict[str, Any], width: int, height: int) -> tuple[tuple[UnitType, ...], ...]:
@@ -212,7 +257,36 @@ def _rosters(cards: dict[str, Any], width: int, height: int) -> tuple[tuple[Unit
     return tuple(rosters)
 
 
+def check_board(rules: RuleData) -> None:
+    """The cards fit the board: every army deploys on distinct squares of its zone, none on
+    terrain; no objective square holds terrain; no unit is faster than :data:`MAX_SPEED`.
+
+    Raises:
+        ValueError: naming the faction or the card that breaks it.
+    """
+    every = [(f, r) for rosters in rules.roster_versions.values() for f, r in enumerate(rosters)]
+    for faction, roster in every:
+        squares = [u.square for u in roster]
+        in_zone = (0 <= s < rules.width * rules.deployment_rows for s in squares)
+        if len(set(squares)) != len(squares) or not all(in_zone):
+            raise ValueError(f"{FACTIONS[faction]}: deploy on distinct squares of the zone")
+        if any(s in rules.terrain for s in squares):
+            raise ValueError(f"{FACTIONS[faction]}: a unit deploys on terrain")
+        for unit in (*roster, rules.zombie):
+            if not 0 <= unit.speed <= MAX_SPEED:
+                raise ValueError(
+                    f"{unit.id} ({unit.name}): speed {unit.speed} is not 0-{MAX_SPEED}"
+                )
+    for area in rules.objective_squares:
+        if any(s in rules.terrain for s in area):
+            raise ValueError("an objective square holds terrain")
+
+
+MAX_SPEED = 16
+"""The highest Speed a card may print: the move tables are built up to it."""
+
 RULES = load_rules()
+"""The published rules (every version's cards); a game holds its version's as ``game.rules``."""
 WIDTH, HEIGHT = RULES.width, RULES.height
 SQUARES = WIDTH * HEIGHT
 STRIDE = WIDTH + 1
@@ -224,9 +298,7 @@ SLOTS = 2 * ARMY
 def unit_types(version: int = RULES.version) -> dict[str, UnitType]:
     """Every unit type at rules ``version`` by id: each faction's roster in order, then the
     Zombie. The ids are the same in every version; the cards may differ."""
-    types = {u.id: u for r in RULES.rosters_of(version) for u in r}
-    types[RULES.zombie.id] = RULES.zombie
-    return types
+    return RULES.at(version).unit_types()
 
 
 UNIT_TYPES = unit_types()
@@ -289,19 +361,3 @@ def square_index(name: str) -> int | None:
     if parsed is None or not (0 <= parsed[0] < WIDTH and 0 <= parsed[1] < HEIGHT):
         return None
     return parsed[1] * WIDTH + parsed[0]
-
-
-def _check_board() -> None:
-    every = [(f, r) for rosters in RULES.roster_versions.values() for f, r in enumerate(rosters)]
-    for faction, roster in every:
-        squares = [u.square for u in roster]
-        if len(set(squares)) != len(squares) or any(not IN_ZONE[0][s] for s in squares):
-            raise ValueError(f"{FACTIONS[faction]}: deploy on distinct squares of the zone")
-        if any(s in RULES.terrain for s in squares):
-            raise ValueError(f"{FACTIONS[faction]}: a unit deploys on terrain")
-    for area in RULES.objective_squares:
-        if any(s in RULES.terrain for s in area):
-            raise ValueError("an objective square holds terrain")
-
-
-_check_board()

@@ -20,6 +20,7 @@ from meeple.games.manafields.data import (
     DIAG,
     DIST,
     INFANTRY,
+    MAX_SPEED,
     ORTH,
     RULES,
     SLOTS,
@@ -49,9 +50,6 @@ NEAR_BITS = tuple(
 )
 """NEAR_BITS[square]: the squares within 4 of it (a free Move needs no enemy there)."""
 
-MAX_SPEED = max(
-    u.speed for rs in RULES.roster_versions.values() for r in rs for u in (*r, RULES.zombie)
-)
 WINDOW_BITS = tuple(
     tuple(_bits(t for t in range(SQUARES) if DIST[s][t] <= speed) for s in range(SQUARES))
     for speed in range(MAX_SPEED + 1)

@@ -11,11 +11,23 @@ from typing import Protocol
 
 from meeple.core.outcome import Outcome
 from meeple.core.rng import Rng
-from meeple.games.manafields.data import UnitType
+from meeple.games.manafields.data import RuleData, UnitType
+
+
+class RuleHolder(Protocol):
+    """What holds the numbers a position is played with: its game."""
+
+    @property
+    def rules(self) -> RuleData: ...
 
 
 class Position(Protocol):
     """A Manafields position as the rules' helpers see it (see the module docstring)."""
+
+    @property
+    def game(self) -> RuleHolder:
+        """The game the position is played in; its ``rules`` are the cards in play."""
+        ...
 
     # The armies: one slot per unit, and the squares.
     unit: list[UnitType]

@@ -11,8 +11,8 @@ the Undead seat.
 from __future__ import annotations
 
 from abc import abstractmethod
-from functools import cached_property
-from typing import Self
+from collections.abc import Mapping
+from typing import Any, Self
 
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
@@ -48,6 +48,7 @@ from meeple.games.manafields.data import (
     SQUARES,
     WARD,
     ZOMBIE,
+    RuleData,
     UnitType,
     seat_square,
 )
@@ -67,6 +68,17 @@ _LISTS = (
     "used_ability", "blessed", "inspired", "warded", "last_order", "targeted",
     "morale", "score", "owed", "rally", "picked",
 )  # fmt: skip
+_PUBLISHED: dict[int, RuleData] = {}
+
+
+def _published_at(version: int) -> RuleData:
+    """The published rules at ``version``, one value per version."""
+    rules = _PUBLISHED.get(version)
+    if rules is None:
+        rules = _PUBLISHED[version] = RULES.at(version)
+    return rules
+
+
 MAX_ACTIONS_PER_TURN = 96
 """A loose bound on the decisions of one turn, for :meth:`Manafields.max_game_length`."""
 
@@ -80,10 +92,49 @@ class ManafieldsRulebook(Game):
     the game class (:class:`~meeple.games.manafields.game.Manafields`) plugs them in.
     """
 
-    @cached_property
+    def __init__(
+        self,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        rules: RuleData | None = None,
+    ) -> None:
+        """``rules``: the cards to play with instead of the published ones (a balance
+        search's candidate, :func:`~meeple.games.manafields.data.rules_from_json`); the game
+        plays their cards of its rules version. Only the cards may differ.
+
+        Raises:
+            InvalidOptions: as :class:`Game` does.
+            ValueError: when ``rules`` differ from the published ones in more than the unit
+                cards, or have no cards for this rules version.
+        """
+        super().__init__(seats, options)
+        if rules is None:
+            self.rules = _published_at(self.info.version)
+        elif not RULES.same_board(rules):
+            raise ValueError(
+                "Manafields takes other unit cards only; the board, turn, scoring, order and "
+                "effect numbers are the published ones"
+            )
+        else:
+            self.rules = rules.at(self.info.version)
+
+    rules: RuleData
+    """The numbers this game plays with: its rules version's cards (see :meth:`__init__`)."""
+
+    @property
     def rosters(self) -> tuple[tuple[UnitType, ...], ...]:
         """The armies' cards at this rules version, per faction in slot order."""
-        return RULES.rosters_of(self.info.version)
+        return self.rules.rosters
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            super().__eq__(other)
+            and isinstance(other, ManafieldsRulebook)
+            and (other.rules is self.rules or other.rules == self.rules)
+        )
+
+    def __hash__(self) -> int:
+        return super().__hash__()
 
     @abstractmethod
     def position_view(self, state: ManafieldsState, seat: Seat | None) -> JSON:
@@ -149,7 +200,7 @@ class ManafieldsState(State):
         self.game = game
         self.factions = (HUMANS, ORCS)
         self.turn_limit = TURN["default_turn_limit"]
-        self.unit: list[UnitType] = [RULES.zombie] * SLOTS
+        self.unit: list[UnitType] = [game.rules.zombie] * SLOTS
         self.owner = [slot // ARMY for slot in range(SLOTS)]
         self.general = (0, ARMY)
         self.hp = [0] * SLOTS

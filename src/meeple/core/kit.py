@@ -21,10 +21,13 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
   :class:`Rollout` is the plain frozen value.
 - :class:`Drawing` (:class:`BoardDrawing` is the plain one) -- ``board(view)``: a seat's view
   drawn for the terminal, and ``report(events, view)``: the events a transition made, told as
-  sentences, or ``None`` when nothing is worth telling. Both return a *rich* renderable (a
-  ``rich`` Text, Table, Panel or a plain ``str``); ``core`` does not import ``rich``, so the
-  type here is ``object``, and the CLI hands it to ``Console.print``. A game names its drawing
-  module with :class:`DrawingModule`, so that importing the rules never imports ``rich``.
+  sentences, or ``None`` when nothing is worth telling; ``help_text()``: the game's order forms
+  with an example of each and a key to every symbol the board draws (Rich markup, shown by
+  the in-game ``help``; empty for a game that has none). Both drawing methods return a *rich*
+  renderable (a ``rich`` Text, Table, Panel or a plain ``str``); ``core`` does not import
+  ``rich``, so the type here is ``object``, and the CLI hands it to ``Console.print``. A game
+  names its drawing module with :class:`DrawingModule`, so that importing the rules never
+  imports ``rich``.
 - :class:`HeuristicPolicy` -- ``choose(state, seat, rng) -> Action``: the game's rules of thumb,
   the ``heuristic`` bot of that game. It draws every random choice from ``rng`` (the bot's own
   generator) and keeps no other state, so one policy object serves every bot.
@@ -153,6 +156,10 @@ class Drawing(Protocol):
         """``events`` the viewer may see, told with the viewer's view after them, or None."""
         ...
 
+    def help_text(self) -> str:
+        """The order forms with examples and a key to the board's symbols (Rich markup)."""
+        ...
+
 
 def no_report(events: Sequence[Event], view: JSON) -> None:
     """The report of a game whose drawing tells no events: nothing."""
@@ -165,6 +172,12 @@ class BoardDrawing:
 
     board: Callable[[JSON], object]
     report: Callable[[Sequence[Event], JSON], object | None] = no_report
+    help: str = ""
+    """The order forms and the key to the board's symbols, as Rich markup (see the module)."""
+
+    def help_text(self) -> str:
+        """:attr:`help`."""
+        return self.help
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +207,9 @@ class DrawingModule:
 
     def report(self, events: Sequence[Event], view: JSON) -> object | None:
         return self.load().report(events, view)
+
+    def help_text(self) -> str:
+        return self.load().help_text()
 
 
 def check_can_decide(state: State, seat: Seat) -> list[Action]:

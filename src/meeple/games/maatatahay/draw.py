@@ -294,5 +294,30 @@ def outcome_text(outcome: Mapping[str, Any], tribes: Sequence[str]) -> str:
     return f"{who} ({outcome.get('reason', '?')})"
 
 
-DRAWING = BoardDrawing(render_maatatahay)
+HELP = """\
+[bold]Orders[/] (type the option's number or its notation):
+  [bold]pick 2[/]         pick pair 2 of the stream (1-3)
+  [bold]first W[/]        say who places first: B (Balan) or W (Wazu)
+  [bold]c3[/]             place the warrior on the free space c3 (files a-e, ranks 1-5)
+  [bold]c3 s2[/]          place it on the Temple Relic at c3, paying 2 Spirit crystals
+                 (the rest of its cost in Energy)
+  [bold]E keep 1e2s[/]    turn the warrior to face N, E, S or W and keep 1 Energy and 2 Spirit
+                 crystals in storage; every other stored crystal goes onto the warrior
+[bold]Key to the board[/]:
+  B / W          the warrior's tribe (Balan in red, Wazu in cyan)
+  ⚔3             its strength          ◆1   its printed diamonds
+  ▲ ▶ ▼ ◀        the way it faces      ↑ ↗ → ... its support arrows, turned as it faces
+  ●2             2 Energy crystals     ○1   1 Spirit crystal (on a warrior, a space, in
+                 storage or in the bag)
+  [bold red]![/]              the warrior is completely surrounded orthogonally (no vacant
+                 neighbour): it must fight alone
+  hot            the warrior being placed this turn
+  ✝ face down    a dead warrior, with the Spirit crystals left on it
+  ⌂ relic        an unclaimed Temple Relic; "cost B2 W1" is what each tribe pays for it
+  ■■□□□□ 2       the Spirit Track and where it stands
+  Stream 1) ...  the pairs to pick from: each tribe's tile, name ⚔ strength ◆ diamonds
+                 and arrows"""
+"""The in-game ``help``: Maatatahay's order forms and the key to the board's marks."""
+
+DRAWING = BoardDrawing(render_maatatahay, help=HELP)
 """Maatatahay's terminal drawing (its kit names this module)."""

@@ -255,5 +255,33 @@ def report_maiterra(events: Sequence[Event], view: JSON) -> RenderableType | Non
     return text
 
 
-DRAWING = BoardDrawing(render_maiterra, report_maiterra)
+HELP = """\
+[bold]Orders[/] (type the option's number or its notation):
+  [bold]house moon[/]              lock in a house: star, tower, sun or moon
+  [bold]draft c3[/]                take the free field c3 in the draft
+  [bold]march c3 NE[/]             the whole stack on c3 marches one field NE
+  [bold]march c3 NE-E cavalry[/]   its cavalry ride NE then E (parts: all, soldiers,
+                          cavalry, one: a single soldier)
+  [bold]pullback c3 W[/]           pull the stack on c3 back W to a friendly field
+  [bold]claim c3[/]                claim the empty field c3 (1 wood, 1 coin)
+  [bold]build farm c3[/]           build a farm, sawmill, brickworks, house, wall, barracks
+                          or science (in the centre) on c3
+  [bold]train cavalry c3[/]        train at the barracks on c3 (soldier or cavalry)
+  [bold]trade food for wood[/]     3 food to the bank for 1 wood
+  [bold]sell c3[/]                 sell a soldier on c3 for 2 food
+  [bold]play speedup c3[/]         play a card: speedup c3, lucky_strike, rally,
+                          sabotage c3, prospect brick
+  [bold]end[/]                     end the turn: hand in the queued orders
+  Everyone plans at once: orders queue (up to the turn's limit) and resolve together
+  after every seat has ended its turn; the others' orders stay sealed until then.
+[bold]Key to the map[/] (fields a1-e5, odd rows pushed half a field right):
+  c3 forest       the field's name and terrain, in its owner's colour (grey: nobody's)
+  F S B H W K C   its buildings: farm, sawmill, brickworks, house, wall, barracks, science
+  R3+1            an army: its tribe's initial, 3 soldiers and 1 cavalry
+  ~~~~~~~~~       a lake
+  points 8/26     the seat's points and the target; on a team, the team's points
+  planning/ended  whether the seat has ended this turn"""
+"""The in-game ``help``: Maiterra's order forms and the key to the map's marks."""
+
+DRAWING = BoardDrawing(render_maiterra, report_maiterra, help=HELP)
 """Maiterra's terminal drawing and its reports of what a turn's resolution did."""

@@ -2,9 +2,10 @@
 
 The grid with files a-j and ranks 1-12 (a1 bottom-left, seat 0's edge). Each square is three
 characters: a unit shows its letter and HP (``C6``), red for seat 0 and cyan for seat 1,
-a General underlined; terrain is ``###``; objective squares have a yellow background and
-deployment zones a dim one. Beside it: turn, OP and Morale, score and lead, objective
-control, and a roster of every living unit with its stats and what it did this turn.
+a General underlined; terrain is ``###``; an objective square shows ``◇`` (after a unit's HP
+when one stands on it) and a square of a deployment zone ``:``, each with a background colour
+as well, so both show on a terminal without colour. Beside it: turn, OP and Morale, score and
+lead, objective control, and a roster of every living unit with its stats and what it did this turn.
 """
 
 from __future__ import annotations
@@ -24,6 +25,30 @@ SEAT_STYLES = ("bold red", "bold cyan")
 OBJECTIVE_BG = "on grey23"
 ZONE_BG = "on grey11"
 TERRAIN_STYLE = "grey50"
+OBJECTIVE_MARK = "◇"
+ZONE_MARK = ":"
+ORDINALS = ("first", "second")
+
+
+def side_names(view: Mapping[str, Any]) -> list[str]:
+    """What the two seats are called: their factions, and in a mirror match (both the same
+    faction) which of them plays first: ``Elves (first)``, ``Elves (second)``."""
+    names = [str(f).title() for f in view["factions"]]
+    if len(set(names)) < len(names):
+        return [f"{name} ({ORDINALS[seat]})" for seat, name in enumerate(names)]
+    return names
+
+
+def unit_label(unit: Mapping[str, Any]) -> str:
+    """A unit's name and kind: ``Bladedancers (infantry)``, ``High Warden (General)``."""
+    kind = str(unit["kind"])
+    if unit["general"]:
+        return (
+            f"{unit['name']} (General)"
+            if kind == "general"
+            else f"{unit['name']} ({kind}, General)"
+        )
+    return f"{unit['name']} ({kind})"
 
 
 def _grid(view: Mapping[str, Any]) -> Text:
@@ -47,9 +72,12 @@ def _grid(view: Mapping[str, Any]) -> Text:
                 style = SEAT_STYLES[int(unit["owner"])]
                 if unit["general"]:
                     style += " underline"
-                text.append(f"{unit['slot']}{unit['hp']:<2}", style=f"{style} {bg}".strip())
+                label = f"{unit['slot']}{unit['hp']}"
+                mark = OBJECTIVE_MARK if name in objective else " "
+                text.append(f"{label}{mark}"[:3].ljust(3), style=f"{style} {bg}".strip())
             else:
-                text.append(" · ", style=bg or None)
+                mark = OBJECTIVE_MARK if name in objective else ZONE_MARK if name in zones else "·"
+                text.append(f" {mark} ", style=bg or None)
         text.append("\n")
     text.append("   " + "".join(f" {f} " for f in files))
     return text
@@ -57,18 +85,19 @@ def _grid(view: Mapping[str, Any]) -> Text:
 
 def _status(view: Mapping[str, Any]) -> Table:
     table = Table.grid(padding=(0, 1))
-    factions: Sequence[str] = view["factions"]
+    factions: Sequence[str] = side_names(view)
+    width = max(len(name) for name in factions)
     score, morale = view["score"], view["morale"]
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
-        head = "draw" if not winners else f"{factions[winners[0]].title()} win"
+        head = "draw" if not winners else f"{factions[winners[0]]} win"
         table.add_row(Text(f"Over: {head} ({outcome.get('reason')})", style="bold green"))
     else:
         active = int(view["active"])
         table.add_row(
             Text(
-                f"Round {view['round']}/{view['turn_limit']} · {factions[active].title()} to"
+                f"Round {view['round']}/{view['turn_limit']} · {factions[active]} to"
                 f" play · {view['op']} OP",
                 style=SEAT_STYLES[active],
             )
@@ -81,7 +110,7 @@ def _status(view: Mapping[str, Any]) -> Table:
         lead = score[seat] - score[1 - seat]
         table.add_row(
             Text(
-                f"{factions[seat].title():7} score {score[seat]:>2} (lead {lead:+d}/"
+                f"{factions[seat]:{width}} score {score[seat]:>2} (lead {lead:+d}/"
                 f"{view['lead_to_win']}) · Morale {morale[seat]}/5"
                 f" · next {view['points_now'][seat]}",
                 style=SEAT_STYLES[seat],
@@ -90,7 +119,7 @@ def _status(view: Mapping[str, Any]) -> Table:
     held = []
     for objective in view["board"]["objectives"]:
         owner = objective["controller"]
-        held.append(f"{objective['name']}: {'-' if owner is None else factions[owner].title()}")
+        held.append(f"{objective['name']}: {'-' if owner is None else factions[owner]}")
     table.add_row(Text("Objectives " + " · ".join(held)))
     return table
 
@@ -106,7 +135,7 @@ def _roster(view: Mapping[str, Any]) -> Table:
         effects = [f for f in ("warded", "blessed", "inspired") if unit[f]]
         table.add_row(
             Text(unit["slot"], style=SEAT_STYLES[int(unit["owner"])]),
-            f"{unit['name']} ({unit['kind']}{', General' if unit['general'] else ''})",
+            unit_label(unit),
             f"{unit['hp']}/{unit['max_hp']}",
             str(unit["speed"]),
             f"{unit['to_hit']}+",
@@ -124,5 +153,31 @@ def render_manafields(view: JSON) -> RenderableType:
     return Group(Columns([_grid(view), _status(view)], padding=(0, 3)), _roster(view))
 
 
-DRAWING = BoardDrawing(render_manafields)
+HELP = """\
+[bold]Orders[/] (type the option's number or its notation; [bold]moves[/] lists them all):
+  [bold]move A e5[/]       Move Order: unit A moves to e5
+  [bold]fight A G[/]       Fight Order: unit A attacks the adjacent unit G
+  [bold]shoot A G[/]       Shoot Order: unit A shoots at unit G in range
+  [bold]ability B G[/]     Heroic Ability Order: Hero B uses its ability on unit G
+  [bold]faction[/]         the Faction Ability Order (5 Morale); then [bold]teleport A e5[/]
+                  (Elves: teleport unit A to e5) or [bold]explode A[/] (Undead: Zombie A
+                  blows up), and [bold]done[/] to stop picking units
+  [bold]end[/]             end the turn (scoring follows)
+  Units are letters: A-F the army that starts as the first seat's, G-L the second's.
+  Squares are a1-j12, a1 at the first seat's bottom-left.
+[bold]Key to the battlefield[/]:
+  C6              unit C with 6 HP (first seat red, second cyan; a General underlined)
+  ###             impassable terrain
+  ◇               an objective square (C6◇: unit C stands on one)
+  :               a square of a deployment zone
+  ·               an empty square
+  score 3 (lead +1/12)   the side's score and its lead; a lead of 12 wins
+  Morale 2/5      Morale, spent on the Faction Ability (5)
+  next 3          what the side would score if its turn ended now
+  OP              order points left this turn
+  done            what the unit did this turn (moved, fought, shot, used ability) and
+                  what lies on it (warded, blessed, inspired)"""
+"""The in-game ``help``: Manafields' order forms and the key to the battlefield's marks."""
+
+DRAWING = BoardDrawing(render_manafields, help=HELP)
 """Manafields' terminal drawing (its kit names this module)."""

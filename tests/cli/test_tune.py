@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 from pathlib import Path
 
@@ -55,16 +54,16 @@ def test_a_step_of_the_search_writes_its_log_and_best_cards(tmp_path: Path) -> N
     assert "factions" in best
 
 
-@pytest.mark.slow
-def test_a_failing_worker_stops_the_search_and_leaves_no_process_behind() -> None:
+def test_a_candidates_cards_change_the_matches_it_plays() -> None:
     game = load_game("manafields")
     tuning = tuning_of(game)
     assert tuning is not None
-    search = Search(game, tuning, 1, ["heuristic", "heuristic"])
-    search.name = "no-such-game"  # both workers fail to load it
-    try:
-        with pytest.raises(RuntimeError, match="tuning worker failed"):
-            search.cells(search.published, 1)
-    finally:
-        search.close()
-    gc.collect()  # an unreaped worker would warn here (warnings are errors)
+    search = Search(game, tuning, 1, ["random", "random"])
+    search.pairs = [("orcs", "elves")]
+    cards = search.published
+    assert search.cells(cards, 1) == search.cells(json.loads(json.dumps(cards)), 1)
+    assert len(search.cache) == 1  # the same cards are measured once
+    broken = json.loads(json.dumps(cards))
+    broken["factions"]["orcs"]["units"][2]["speed"] = 99
+    with pytest.raises(ValueError, match="speed 99"):
+        search.cells(broken, 1)

@@ -135,11 +135,13 @@ def _labels(event: Event, seats: int) -> dict[str, list[str]]:
     return {}
 
 
-def play_job(job: BalanceJob) -> dict[str, Any]:
-    """Play one match (in a worker process); its row: winners, length, how it ended, labels."""
+def play_job(job: BalanceJob, game: Game | None = None) -> dict[str, Any]:
+    """Play one match (in a worker process); its row: winners, length, how it ended, labels.
+    ``game``: the job's game built otherwise (with a candidate's rules: ``meeple tune``)."""
     import meeple.games  # noqa: F401, PLC0415 (a spawned worker registers the games)
 
-    game = load_game(job.game, seats=job.seats, options=job.options)
+    if game is None:
+        game = load_game(job.game, seats=job.seats, options=job.options)
     bots = [make_bot(name, mix_seed(job.seed, seat + 1)) for seat, name in enumerate(job.lineup)]
     state = game.new_initial_state(job.seed)
     labels: dict[str, list[str]] = {}

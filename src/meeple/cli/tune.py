@@ -1,8 +1,10 @@
 """``meeple tune GAME``: search a game's numbers for balance on every faction pairing.
 
 For a game whose seats each play a faction (its ``faction0``/``faction1`` options) and whose
-package says what may change: a ``tuning`` module naming the data file (``DATA``) and the
-numbers a search may move (``card_numbers``, each a :class:`Number`). A noisy local search
+package says what may change: a ``tuning`` module with the published data (``published()``),
+the numbers a search may move (``card_numbers``, each a :class:`Number`) and how a game is
+built with other data (``builder(data)``, a function from a configured game to the same game
+playing that data). A noisy local search
 by self-play. Each step changes one or two numbers on the cards of a faction picked by how
 far its win rate is from 50 % (buffs for a weak faction, nerfs for a strong one, a random
 direction one time in four), each within its bounds around the published cards. A candidate
@@ -11,11 +13,11 @@ heuristic --seed S`` plays); it is kept when its loss (the root mean square of t
 first-seat win rates' distance from 50 %, plus 0.15 for each step away from the published
 cards) beats the best on the same seed, and again on the mean of two seeds.
 
-The engines still read their data once, at import, so every candidate is played by a copy of
-the ``meeple`` package with its data file swapped in, in two processes. ``--out`` gets
-``log.txt`` and ``best.json`` (a whole data file); ``meeple balance GAME`` run on a copy of
-the package with that file (``PYTHONPATH=copy``) is the check at more matches and a fresh
-seed.
+A game holds its rule data as a value (``game.rules``), so every candidate is played in this
+process by games built from its data: no copy of the package, no worker process. ``--out``
+gets ``log.txt`` and ``best.json`` (a whole data file); publishing that file as the game's
+data (a new rules version) and running ``meeple balance GAME`` at more matches and a fresh
+seed is the check.
 """
 
 from __future__ import annotations
@@ -24,12 +26,7 @@ import copy
 import importlib
 import json
 import math
-import os
 import random
-import shutil
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from importlib.util import find_spec
 from pathlib import Path
@@ -39,7 +36,6 @@ from typing import Annotated, Any, Protocol
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-import meeple
 from meeple.cli.balance import pairings, play_job, schedule
 from meeple.cli.common import console, fail, open_game
 from meeple.core import Game, load_game
@@ -78,93 +74,67 @@ def tuning_of(game: Game) -> ModuleType | None:
     return importlib.import_module(name) if package and find_spec(name) else None
 
 
-def data_path(game: Game, tuning: ModuleType) -> Path:
-    """The tuned data file, relative to the ``meeple`` package."""
-    package = Path(tuning.__file__ or "").parent
-    return (package / str(tuning.DATA)).relative_to(Path(meeple.__file__).parent)
-
-
 def first_seat_rates(
-    name: str, seed: int, games: int, pairs: Sequence[tuple[str, str]], bots: Sequence[str]
+    name: str,
+    seed: int,
+    games: int,
+    pairs: Sequence[tuple[str, str]],
+    bots: Sequence[str],
+    *,
+    build: Callable[[Game], Game] | None = None,
 ) -> list[float]:
     """The first seat's score (a win 1, a draw ½) per pairing over ``games`` self-play
-    matches: the matches and seeds of ``meeple balance NAME --bots BOTS --seed SEED``."""
+    matches: the matches and seeds of ``meeple balance NAME --bots BOTS --seed SEED``, each
+    played by ``build(game)`` (a candidate's data) when given."""
     game = load_game(name)
     rates = []
     for first, second in pairs:
         fixed = {"faction0": first, "faction1": second}
         points = 0.0
         for job in schedule(game, bots, games, seed, fixed):
-            winners = play_job(job)["winners"]
+            played = None
+            if build is not None:
+                played = build(load_game(job.game, seats=job.seats, options=job.options))
+            winners = play_job(job, played)["winners"]
             points += 1.0 if winners == [0] else 0.5 if not winners else 0.0
         rates.append(points / games)
     return rates
 
 
 class Search:
-    """The search's state: the published cards, a copy of the package to play candidates
-    with, and the win rates already measured."""
+    """The search's state: the published cards, how a candidate's games are built, and the
+    win rates already measured."""
 
     def __init__(self, game: Game, tuning: ModuleType, games: int, bots: Sequence[str]) -> None:
         self.name = game.info.name
-        self.data = data_path(game, tuning)
-        self.published: dict[str, Any] = json.loads(
-            (Path(meeple.__file__).parent / self.data).read_text("utf-8")
-        )
+        self.tuning = tuning
+        self.published: dict[str, Any] = tuning.published()
         self.params: list[Number] = list(tuning.card_numbers(self.published))
         self.pairs = pairings(game, {})
         self.sides = list(dict.fromkeys(first for first, _ in self.pairs))
         self.games = games
         self.bots = list(bots)
-        self.tree = Path(tempfile.mkdtemp(prefix=f"tune-{self.name}-"))
-        shutil.copytree(
-            Path(meeple.__file__).parent,
-            self.tree / "meeple",
-            ignore=shutil.ignore_patterns("__pycache__"),
-        )
         self.cache: dict[tuple[str, int], Cells] = {}
-
-    def close(self) -> None:
-        """Remove the package's copy."""
-        shutil.rmtree(self.tree, ignore_errors=True)
 
     def distance(self, rules: dict[str, Any]) -> int:
         """Steps away from the published cards."""
         return sum(abs(p.get(rules) - p.get(self.published)) for p in self.params)
 
     def cells(self, rules: dict[str, Any], seed: int) -> Cells:
-        """First-seat win rate (in %) on every pairing, played in two processes."""
+        """First-seat win rate (in %) on every pairing, played with games built from
+        ``rules`` (a whole data file).
+
+        Raises:
+            ValueError: when ``rules`` is not a data file the game can be built from.
+        """
         key = (json.dumps(rules, sort_keys=True), seed)
         if key not in self.cache:
-            (self.tree / "meeple" / self.data).write_text(json.dumps(rules, indent=1))
-            halves = [self.pairs[h::2] for h in range(2)]
-            env = {**os.environ, "PYTHONPATH": str(self.tree)}
-            worker = [sys.executable, "-m", "meeple.cli.tune", self.name, str(seed)]
-            worker += [str(self.games), ",".join(self.bots)]
-            procs = [
-                subprocess.Popen(
-                    [*worker, json.dumps(half)], env=env, stdout=subprocess.PIPE, text=True
-                )
-                for half in halves
-            ]
-            rates = []
-            try:
-                for proc in procs:
-                    out, _ = proc.communicate()
-                    if proc.returncode:
-                        raise RuntimeError(f"a tuning worker failed (exit {proc.returncode})")
-                    rates.append(json.loads(out))
-            finally:  # one worker failed: stop the other, leave no process behind
-                for proc in procs:
-                    if proc.poll() is None:
-                        proc.kill()
-                    proc.wait()
-                    if proc.stdout is not None:
-                        proc.stdout.close()
+            build: Callable[[Game], Game] = self.tuning.builder(rules)
+            rates = first_seat_rates(
+                self.name, seed, self.games, self.pairs, self.bots, build=build
+            )
             self.cache[key] = {
-                pair: 100 * rate
-                for half, got in zip(halves, rates, strict=True)
-                for pair, rate in zip(half, got, strict=True)
+                pair: 100 * rate for pair, rate in zip(self.pairs, rates, strict=True)
             }
         return self.cache[key]
 
@@ -262,7 +232,7 @@ def tune(  # noqa: PLR0917 (typer: one parameter per option)
 ) -> None:
     """Search a game's cards for balance on every faction pairing, by self-play.
 
-    Self-play in two processes; writes OUT/log.txt and OUT/best.json."""
+    Self-play in this process; writes OUT/log.txt and OUT/best.json."""
     configured = open_game(game)
     tuning = tuning_of(configured)
     if tuning is None or not pairings(configured, {}):
@@ -277,40 +247,29 @@ def tune(  # noqa: PLR0917 (typer: one parameter per option)
         TimeElapsedColumn(),
         console=console(stderr=True),
     )
-    try:
-        with (out / "log.txt").open("a", encoding="utf-8") as log, progress:
-            task = progress.add_task("steps", total=iterations)
+    with (out / "log.txt").open("a", encoding="utf-8") as log, progress:
+        task = progress.add_task("steps", total=iterations)
 
-            def say(text: str) -> None:
-                print(text, file=log, flush=True)
-                if not as_json:
-                    print(text, flush=True)  # above the bar (rich redirects stdout)
+        def say(text: str) -> None:
+            print(text, file=log, flush=True)
+            if not as_json:
+                print(text, flush=True)  # above the bar (rich redirects stdout)
 
-            best, loss = run_search(
-                search,
-                first,
-                iterations,
-                seed=seed,
-                out=out,
-                say=say,
-                on_step=lambda: progress.advance(task),
-            )
-        if as_json:
-            report = {
-                "game": configured.info.name,
-                "loss": round(loss, 3),
-                "changes": search.changes(best),
-                "cells": {f"{a}-{b}": v for (a, b), v in search.cells(best, SEEDS[0]).items()},
-                "best": str(out / "best.json"),
-            }
-            typer.echo(json.dumps(report, indent=2))
-    finally:
-        search.close()
-
-
-if __name__ == "__main__":  # a worker: python -m meeple.cli.tune GAME SEED GAMES BOTS PAIRS
-    pairs = [(str(a), str(b)) for a, b in json.loads(sys.argv[5])]
-    lineup = sys.argv[4].split(",")
-    print(
-        json.dumps(first_seat_rates(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), pairs, lineup))
-    )
+        best, loss = run_search(
+            search,
+            first,
+            iterations,
+            seed=seed,
+            out=out,
+            say=say,
+            on_step=lambda: progress.advance(task),
+        )
+    if as_json:
+        report = {
+            "game": configured.info.name,
+            "loss": round(loss, 3),
+            "changes": search.changes(best),
+            "cells": {f"{a}-{b}": v for (a, b), v in search.cells(best, SEEDS[0]).items()},
+            "best": str(out / "best.json"),
+        }
+        typer.echo(json.dumps(report, indent=2))

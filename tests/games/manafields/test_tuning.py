@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import copy
-import json
-from importlib import resources
-from typing import Any
 
-from meeple.games.manafields.tuning import DATA, card_numbers
+import pytest
 
-
-def published() -> dict[str, Any]:
-    text = resources.files("meeple.games.manafields").joinpath(DATA).read_text("utf-8")
-    cards: dict[str, Any] = json.loads(text)
-    return cards
+from meeple.core import load_game
+from meeple.games.manafields.data import RULES
+from meeple.games.manafields.tuning import builder, card_numbers, published
 
 
 def test_every_number_starts_within_its_bounds() -> None:
@@ -50,3 +45,18 @@ def test_put_writes_one_number_and_get_reads_it_back() -> None:
         assert number.label(changed).endswith(f".{number.field}={number.high}")
     assert cards == published()
     assert sum(n.get(changed) != n.get(cards) for n in numbers) <= 4
+
+
+def test_a_candidates_games_are_built_in_process_with_its_cards() -> None:
+    cards = published()
+    hp = next(n for n in card_numbers(cards) if n.field == "hp" and n.side == "orcs")
+    hp.put(cards, hp.high)
+    game = builder(cards)(load_game("manafields", options={"faction1": "orcs"}))
+    assert game.rules.rosters[2][hp.unit].hp == hp.high  # type: ignore[attr-defined]
+    assert game.options == load_game("manafields", options={"faction1": "orcs"}).options
+    assert RULES.rosters[2][hp.unit].hp == hp.get(published())  # the published cards stay
+
+
+def test_a_candidate_for_another_game_is_refused() -> None:
+    with pytest.raises(ValueError, match="not cards of"):
+        builder(published())(load_game("maatatahay"))

@@ -9,11 +9,37 @@ the risen Zombie's card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-DATA = "data/rules.json"
-"""The cards, relative to this package: what a search rewrites."""
+from meeple.core.game import Game
+from meeple.games.manafields.data import published_json, rules_from_json
+from meeple.games.manafields.rules import ManafieldsRulebook
+
+
+def published() -> dict[str, Any]:
+    """The published cards: the whole ``data/rules.json``, which a search changes."""
+    return published_json()
+
+
+def builder(data: dict[str, Any]) -> Callable[[Game], Game]:
+    """What plays a candidate: the function from a configured Manafields game to the same game
+    (class, so rules version, seats and options) with the cards of ``data``, a whole rules
+    file. The file is read once here; no copy of the package is needed.
+
+    Raises:
+        ValueError: when ``data`` is not a rules file whose cards fit the board.
+    """
+    rules = rules_from_json(data)
+
+    def build(game: Game) -> Game:
+        if not isinstance(game, ManafieldsRulebook):
+            raise ValueError(f"these are Manafields' cards, not cards of {game.info.id}")
+        return type(game)(game.seats, game.options, rules=rules)
+
+    return build
+
 
 TUNED_EFFECTS = ("heal", "bolt")
 """The abilities whose amount and range a search may change."""

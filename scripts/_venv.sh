@@ -14,7 +14,9 @@ find_python() {
     for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
         [ -n "$candidate" ] || continue
         command -v "$candidate" >/dev/null 2>&1 || continue
-        if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+        # Probe quietly: a pyenv shim for a version that is not installed is on PATH but
+        # answers "pyenv: python3.13: command not found".
+        if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1; then
             echo "$candidate"
             return 0
         fi
@@ -44,9 +46,11 @@ ensure_venv() {
             return 0
         fi
     fi
-    echo "installing meeple$extra into $VENV" >&2
+    echo "installing meeple$extra into $VENV (a minute or so the first time; pip shows each package)" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-    "$VENV/bin/python" -m pip install --quiet -e "$ROOT$extra" >&2
+    # Not --quiet: pip names each package as it collects and installs it, with its progress
+    # bars, so the longest step of a first run is not a silent one.
+    "$VENV/bin/python" -m pip install --progress-bar on -e "$ROOT$extra" >&2
     echo "$wanted" >"$stamp"
 }
 

@@ -138,13 +138,30 @@ def annotate(
         yield note
 
 
+UNTRIED = "—"
+"""The "win %" of a move the search never tried (see :data:`UNTRIED_NOTE`)."""
+UNTRIED_NOTE = (
+    "—: the search never tried the move played (its move order left it out, or the time ran"
+    " out first), so it has no chance to win of its own"
+)
+FORCED_NOTE = "forced: the only legal move, not searched"
+
+
 def notes_table(notes: list[MoveNote]) -> Table:
-    """The annotations as a Rich table."""
+    """The annotations as a Rich table; its caption says what a cell without a number means."""
     table = Table(title="analysis (chance to win of the seat that moved)")
     for column in ("#", "seat", "played", "win %", "best", "best %", ""):
         table.add_column(column)
+    untried = any(not note.forced and note.played_win is None for note in notes)
+    forced = any(note.forced for note in notes)
+    captions = [FORCED_NOTE] if forced else []
+    if untried:
+        captions.append(UNTRIED_NOTE)
+    if captions:
+        table.caption = "\n".join(captions)
+        table.caption_justify = "left"
     for note in notes:
-        played_win = "" if note.played_win is None else f"{100 * note.played_win:.0f}"
+        played_win = UNTRIED if note.played_win is None else f"{100 * note.played_win:.0f}"
         table.add_row(
             str(note.index + 1),
             str(note.seat),

@@ -321,10 +321,18 @@ def plot(report: ArenaReport, path: Path) -> None:
     plt.close(figure)
 
 
+def report_stem(game_id: str) -> str:
+    """The ``<game>`` of the report's file names: the game's name without its rules version
+    (``maatatahay/1`` -> ``maatatahay``), as docs/ai.md names them; the JSON inside says the
+    version."""
+    return game_id.partition("/")[0]
+
+
 def write_report(report: ArenaReport, directory: Path) -> list[Path]:
-    """Write ``<game>-arena.json``, ``.md`` and ``-ratings.png`` into ``directory``."""
+    """Write ``<game>-arena.json``, ``<game>-arena.md`` and ``<game>-ratings.png`` into
+    ``directory`` (see :func:`report_stem`)."""
     directory.mkdir(parents=True, exist_ok=True)
-    stem = report.game.replace("/", "-")
+    stem = report_stem(report.game)
     paths = [
         directory / f"{stem}-arena.json",
         directory / f"{stem}-arena.md",

@@ -10,7 +10,14 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
@@ -178,7 +185,21 @@ def replay(
 def _print_analysis(record: MatchRecord, as_json: bool, seconds: float) -> None:
     from meeple.cli.analyse import annotate, notes_table  # noqa: PLC0415
 
-    notes = list(annotate(record, seconds=seconds))
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("analysing positions"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    notes = []
+    with progress:
+        task = progress.add_task("positions", total=len(record.actions))
+        for note in annotate(record, seconds=seconds):
+            notes.append(note)
+            progress.advance(task)
     if as_json:
         typer.echo(json.dumps([note.to_json() for note in notes], indent=2))
         return
@@ -330,7 +351,22 @@ def bench(
     else:
         infos = [i for i in registered() if seats is None or i.min_seats <= seats <= i.max_seats]
         games = [parse_options(info.id, seats) for info in infos]
-    results = [run_bench(g, seconds).to_json() for g in games]
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    results = []
+    with progress:
+        task = progress.add_task("bench", total=len(games))
+        for configured in games:
+            progress.update(task, description=f"bench {escape(configured.id)} ({seconds:g} s)")
+            results.append(run_bench(configured, seconds).to_json())
+            progress.advance(task)
     typer.echo(json.dumps(results, indent=2))
 
 

@@ -171,10 +171,18 @@ def read_record(path: Path) -> MatchRecord:
 
 
 def seat_name(view: JSON, seat: Seat | None) -> str:
-    """What people call a seat: the game's name for it (a tribe) when the view has one."""
+    """What people call a seat: the game's name for it (a tribe, a faction) when the view has
+    one; where two seats share a name (a mirror match) it says which: ``Elves (first)``."""
     if seat is None:
         return "nobody"
-    names = view.get("tribes") if isinstance(view, dict) else None
+    names = None
+    if isinstance(view, dict):
+        names = view.get("tribes") or view.get("factions")
     if isinstance(names, list) and 0 <= seat < len(names):
-        return str(names[seat])
+        name = str(names[seat])
+        name = name[:1].upper() + name[1:]
+        if [str(n).lower() for n in names].count(name.lower()) > 1:
+            ordinals = ("first", "second", "third", "fourth")
+            name += f" ({ordinals[seat]})" if seat < len(ordinals) else f" (seat {seat})"
+        return name
     return f"seat {seat}"

@@ -34,14 +34,13 @@ from meeple.cli.arena import decide
 from meeple.cli.common import read_record, seat_name
 from meeple.cli.render import render_view, report_events
 from meeple.cli.undo import UndoRefused, branches_of, take_back
-from meeple.core import Action, GameError, MatchRecord, Seat, State
+from meeple.core import Action, GameError, MatchRecord, Seat, State, UnknownGame, kit_for
 from meeple.core.errors import excerpt
 from meeple.core.game import Game
 from meeple.core.outcome import Event
 
 HELP = """\
-Answer with the number of an option or its notation (for example [bold]pick 1[/] or [bold]c3[/]).
-Commands:
+[bold]Commands[/]:
   [bold]undo[/]        take back your last decision (and the replies to it); what no one
               can see yet (dice, face-down decks) is drawn afresh, so undo never shows
               what comes next, and where that cannot be done (Maiterra's hands and sealed
@@ -49,9 +48,16 @@ Commands:
   [bold]save FILE[/]   write the match record (JSON) to FILE
   [bold]load FILE[/]   continue the match recorded in FILE
   [bold]board[/]       show the board again
+  [bold]moves[/]       every legal option, numbered
   [bold]hint[/]        the best moves with their chance to win (a second of search)
   [bold]help[/]        this text
   [bold]quit[/]        leave the match"""
+"""The commands of every game; the in-game ``help`` shows the game's own orders and key
+(its drawing's ``help_text()``) above them."""
+
+MAX_LISTED = 40
+"""More legal options than this are shown grouped (one line per order and unit, with their
+targets) instead of numbered; ``moves`` numbers them all."""
 
 ReadLine = Callable[[str], str]
 
@@ -84,6 +90,9 @@ class PlaySession:
     read_line: ReadLine
     entropy: Callable[[], int] = lambda: secrets.randbits(64)
     """Where undo's redraw of the unseen gets its seed (fresh each time)."""
+    saved_as: tuple[str, str] | None = None
+    """The file last saved with ``save FILE`` and the record as written there, so that
+    ``quit`` with nothing played since says where the match is instead of asking to save."""
     state: State = field(init=False)
     branches: list[MatchRecord] = field(init=False)
     """The stretches played before the record's last undo (its ``meta.undone``)."""
@@ -104,7 +113,10 @@ class PlaySession:
                 else:
                     self.human_turn(self.state.deciding_seats()[0])
         except Quit:
-            self.console.print("Bye. [dim](save with 'save FILE' before 'quit' to keep it)[/]")
+            if self.saved_as is not None and self.saved_as[1] == self.record.dumps():
+                self.console.print(f"Bye. The match is saved in {escape(self.saved_as[0])}.")
+            else:
+                self.console.print("Bye. [dim](save with 'save FILE' before 'quit' to keep it)[/]")
             return self.state
         self.show_end()
         return self.state
@@ -181,7 +193,10 @@ class PlaySession:
         if word in ("quit", "exit", "q"):
             raise Quit
         if word in ("help", "?"):
-            self.console.print(HELP)
+            self.console.print(self.help_text())
+            return False
+        if word == "moves":
+            self.show_options(seat, grouped=False)
             return False
         if word == "board":
             self.show(seat)
@@ -225,6 +240,7 @@ class PlaySession:
         except (OSError, ValueError) as error:  # ValueError: a NUL in the name
             self.error(f"cannot write {excerpt(path)}: {getattr(error, 'strerror', None) or error}")
             return
+        self.saved_as = (path, self.record.dumps())
         self.console.print(f"Saved to {escape(path)}.")
 
     def load(self, path: str) -> bool:
@@ -268,13 +284,35 @@ class PlaySession:
         """One error line, printed whole (soft wrap: the terminal folds it, not Rich)."""
         self.console.print(f"[bold red]✗[/] {escape(message)}", soft_wrap=True)
 
+    def help_text(self) -> str:
+        """The game's orders and key to its board (its drawing's), then the commands."""
+        try:
+            own = kit_for(self.game.info.name).draw.help_text()
+        except UnknownGame:
+            own = ""
+        lead = "Answer with the number of an option or its notation, or a command."
+        return "\n".join(part for part in (own, lead, HELP) if part)
+
     def show(self, seat: Seat) -> None:
         view = self.state.view(seat)
         self.console.print(render_view(view, self.game.id))
+        self.show_options(seat, grouped=True)
+
+    def show_options(self, seat: Seat, *, grouped: bool) -> None:
+        """The legal options numbered; past :data:`MAX_LISTED` of them (unless ``grouped``
+        is False) one line per order and unit with its targets, and how to see them all."""
         actions = self.state.legal_actions(seat)
+        notations = [self.state.action_to_string(seat, a) for a in actions]
+        if grouped and len(actions) > MAX_LISTED:
+            self.console.print(grouped_options(notations))
+            self.console.print(
+                f"[dim]{len(actions)} options: type one's notation, or [bold]moves[/] to number "
+                "them all, [bold]help[/] for the orders and the key to the board[/]"
+            )
+            return
         options = [
-            Text.assemble((f"{n:>2}", "bold"), " ", self.state.action_to_string(seat, a))
-            for n, a in enumerate(actions, start=1)
+            Text.assemble((f"{n:>2}", "bold"), " ", notation)
+            for n, notation in enumerate(notations, start=1)
         ]
         self.console.print(Columns(options, padding=(0, 3)))
 
@@ -297,6 +335,25 @@ class PlaySession:
                 f"{name} {score:g}" for name, score in zip(names, outcome.scores, strict=False)
             )
             self.console.print(f"Scores: {escape(scores)}")
+
+
+def grouped_options(notations: list[str]) -> Text:
+    """Options grouped by all but their last word, in first-seen order: ``move A: a1 b1 c1``
+    (an option of one word, or alone in its group, stands on its own)."""
+    groups: dict[str, list[str]] = {}
+    for notation in notations:
+        head, _, last = notation.rpartition(" ")
+        groups.setdefault(head or notation, []).append(last if head else "")
+    text = Text()
+    for head, lasts in groups.items():
+        if text:
+            text.append("\n")
+        if len(lasts) == 1:
+            text.append(f"{head} {lasts[0]}".strip(), style="bold")
+            continue
+        text.append(f"{head}:", style="bold")
+        text.append(" " + " ".join(lasts))
+    return text
 
 
 DEFAULT_OPPONENT = "heuristic"

@@ -112,14 +112,34 @@ def _add_record(game: Game, record: MatchRecord, episode: int, rows: list[_SeatR
             rows[seat].done[row] = True
 
 
+MAX_FILE_BYTES = 256 << 20
+"""The largest records file read (as ``meeple``'s commands read them)."""
+
+
 def read_records(path: Path) -> list[MatchRecord]:
-    """Match records from a JSON-lines file (as ``meeple selfplay`` writes), blank lines skipped."""
-    with path.open(encoding="utf-8") as lines:
-        return [MatchRecord.loads(line) for line in lines if line.strip()]
+    """Match records from a file in any form ``meeple`` writes: one record, pretty or on one
+    line (``play``'s save), or many, one a line (``selfplay --out``) or pretty one after
+    another; read as :meth:`MatchRecord.loads_all` reads them (UTF-8, checked).
+
+    Raises:
+        InvalidRecord: when the file is larger than :data:`MAX_FILE_BYTES` or a record in it
+            is not valid.
+        OSError: when the file cannot be read.
+    """
+    with path.open("rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidRecord(f"{str(path)!r} is larger than a records file may be (256 MiB)")
+    return MatchRecord.loads_all(data)
+
+
+def write_npz(records: Iterable[MatchRecord], out: Path) -> dict[str, npt.NDArray[Any]]:
+    """Write the trajectories of ``records`` to a compressed ``.npz``; returns the arrays."""
+    arrays = trajectories(records)
+    np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
+    return arrays
 
 
 def export_npz(records_path: Path, out: Path) -> dict[str, npt.NDArray[Any]]:
     """Write the trajectories of a records file to a compressed ``.npz``; returns the arrays."""
-    arrays = trajectories(read_records(records_path))
-    np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
-    return arrays
+    return write_npz(read_records(records_path), out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
@@ -143,31 +144,105 @@ def parse_options(
         raise fail(str(error)) from error
 
 
-MAX_RECORD_BYTES = 16 << 20
-"""The largest record file read (every game's longest match takes a few hundred KiB)."""
+MAX_RECORD_BYTES = 256 << 20
+"""The largest record file read: one match takes a few hundred KiB at most, and a file of
+many (``selfplay --out``) holds a few thousand of them."""
 
 
-def read_record(path: Path) -> MatchRecord:
-    """A record read from a JSON file (UTF-8, at most :data:`MAX_RECORD_BYTES`); an error
-    names the file.
+def _file_name(path: Path) -> str:
+    """``path`` quoted for an error, cut from the front (the end names the file)."""
+    name = str(path)
+    return repr(name if len(name) <= 60 else "…" + name[-59:])
+
+
+def read_records(path: Path) -> list[MatchRecord]:
+    """Every record in a file, in any form a command writes: one record (pretty as ``play``
+    saves it, or on one line), or many, one a line (``selfplay --out``) or pretty one after
+    another. The file is UTF-8 and at most :data:`MAX_RECORD_BYTES`; an error names it.
 
     Raises:
-        InvalidRecord: when the file cannot be read or is not a valid record.
+        InvalidRecord: when the file cannot be read or a record in it is not valid.
     """
-    name = str(path)
-    name = repr(name if len(name) <= 60 else "…" + name[-59:])  # the end names the file
+    name = _file_name(path)
     try:
         with path.open("rb") as file:
             data = file.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError as error:
+        raise InvalidRecord(f"cannot read {name}: there is no such file") from error
+    except IsADirectoryError as error:
+        raise InvalidRecord(f"cannot read {name}: it is a folder, not a record file") from error
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         why = error.strerror if isinstance(error, OSError) else "not a file name"
-        raise InvalidRecord(f"cannot read {name}: {why}") from error
+        raise InvalidRecord(f"cannot read {name}: {(why or str(error)).lower()}") from error
     if len(data) > MAX_RECORD_BYTES:
         raise InvalidRecord(f"{name} is larger than a record may be ({MAX_RECORD_BYTES >> 20} MiB)")
     try:
-        return MatchRecord.loads(data)
+        return MatchRecord.loads_all(data)
     except InvalidRecord as error:
         raise InvalidRecord(f"{name}: {error.reason}") from error
+
+
+def pick_record(records: Sequence[MatchRecord], index: int | None, path: Path) -> MatchRecord:
+    """The record numbered ``index`` (from 1) of those read from ``path``; with no index,
+    the only one.
+
+    Raises:
+        InvalidRecord: when the file holds several and no index is given, or no such one.
+    """
+    count = len(records)
+    if index is None:
+        if count == 1:
+            return records[0]
+        raise InvalidRecord(
+            f"{_file_name(path)} holds {count} match records; pick one with --index 1 to {count}"
+        )
+    if not 1 <= index <= count:
+        held = "1 match record" if count == 1 else f"{count} match records"
+        raise InvalidRecord(f"{_file_name(path)} holds {held}; there is no record {index}")
+    return records[index - 1]
+
+
+def read_record(path: Path, index: int | None = None) -> MatchRecord:
+    """One record of a file (:func:`read_records`, :func:`pick_record`).
+
+    Raises:
+        InvalidRecord: when the file cannot be read, holds no valid record, or holds
+            several and ``index`` does not pick one of them.
+    """
+    return pick_record(read_records(path), index, path)
+
+
+def write_record(path: Path, record: MatchRecord) -> None:
+    """Write ``record`` to ``path`` (pretty JSON) whole or not at all: into a temporary file
+    beside it, then renamed over it, so a crash or Ctrl-C mid-write leaves the last whole
+    record in place.
+
+    Raises:
+        OSError: when the file cannot be written.
+        ValueError: for a file name holding a NUL.
+    """
+    text = record.dumps(indent=2) + "\n"
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def write_error(path: Path | str, error: OSError | ValueError) -> str:
+    """What went wrong writing ``path``, in words (no ``[Errno 2]``)."""
+    name = _file_name(Path(path))
+    if isinstance(error, FileNotFoundError):
+        return f"cannot write {name}: its folder does not exist"
+    if isinstance(error, IsADirectoryError):
+        return f"cannot write {name}: it is a folder"
+    if isinstance(error, PermissionError):
+        return f"cannot write {name}: permission denied"
+    if isinstance(error, OSError):
+        return f"cannot write {name}: {(error.strerror or str(error)).lower()}"
+    return f"cannot write {name}: not a file name"
 
 
 def seat_name(view: JSON, seat: Seat | None) -> str:

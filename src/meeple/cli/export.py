@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import fail
+from meeple.cli.common import fail, read_records
 from meeple.core import GameError
 
 FORMATS = ("npz",)
@@ -16,7 +16,10 @@ FORMATS = ("npz",)
 
 def export_trajectories(
     records: Annotated[
-        Path, typer.Argument(help="Match records, one JSON object a line (meeple selfplay).")
+        Path,
+        typer.Argument(
+            help="Match records: one (play's save) or many, one a line (selfplay --out)."
+        ),
     ],
     output_format: Annotated[str, typer.Option("--format", help="Output format: npz.")] = "npz",
     out: Annotated[
@@ -29,12 +32,12 @@ def export_trajectories(
     try:
         # Imported here: numpy comes with the research extras, which the rest of the CLI
         # does not need.
-        from meeple.adapters.trajectories import export_npz  # noqa: PLC0415
+        from meeple.adapters.trajectories import write_npz  # noqa: PLC0415
     except ImportError as error:
         raise fail(f"{error}; install meeple[gymnasium] (numpy) to export trajectories") from error
     target = out if out is not None else records.with_suffix(".npz")
     try:
-        arrays = export_npz(records, target)
+        arrays = write_npz(read_records(records), target)
     except (OSError, ValueError, GameError) as error:
         raise fail(str(error)) from error
     meta = json.loads(str(arrays["meta"]))

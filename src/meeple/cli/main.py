@@ -29,15 +29,20 @@ from meeple.cli.common import (
     needs_extra,
     open_game,
     parse_options,
+    pick_record,
     read_record,
+    read_records,
 )
 from meeple.cli.export import export_trajectories
 from meeple.cli.online import join
 from meeple.cli.play import (
+    HUMAN,
     PlaySession,
     default_opponent,
     faction_choices,
     human_seats,
+    players_of,
+    table_line,
     team_option,
 )
 from meeple.cli.render import render_view
@@ -81,9 +86,15 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
             "Manafields also takes the enemy's faction here (--vs orcs), against the default bot."
         ),
     ] = None,
-    seat: Annotated[int, typer.Option(help="Your seat (0 moves Balan in Maatatahay).")] = 0,
+    seat: Annotated[
+        int | None,
+        typer.Option(help="Your seat (0 moves Balan in Maatatahay; with --load, the saved one)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (random if unset).")] = None,
     load: Annotated[Path | None, typer.Option(help="Continue a saved match record.")] = None,
+    index: Annotated[
+        int | None, typer.Option(help="With --load of a file of many records: which one.")
+    ] = None,
     faction: Annotated[
         str | None, typer.Option(help="Manafields: your faction (humans, elves, orcs, undead).")
     ] = None,
@@ -98,8 +109,15 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         ),
     ] = False,
     option: OptionEntries = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Write the match record to this file after every action."),
+    ] = None,
 ) -> None:
     """Play in the terminal against a bot, or hot-seat with --vs human.
+
+    With --load the saved match goes on against the bots it was played against, from the
+    same seat, unless --vs or --seat say otherwise.
 
     Undo takes back your last decision; the draws and rolls ahead are then drawn afresh
     (type help in a match for how), so undo never shows what chance holds next.
@@ -109,24 +127,25 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
         if enemy is not None and enemy.lower() != vs.lower():
             raise fail(f"--vs names the enemy faction {vs!r} and --enemy {enemy!r}: give one")
         enemy, vs = vs, None
+    asked_vs = vs
     vs = vs or default_opponent(configured.info.name)
     preset: dict[str, object] = {}
     if teams:
         preset["teams"] = team_option(configured.seats if seats is None else seats)
-    for who, value in ((seat, faction), (1 - seat, enemy)):
+    for who, value in ((seat or 0, faction), (1 - (seat or 0), enemy)):
         if value is not None:
             preset[f"faction{who}"] = value.lower()
     configured = parse_options(game, seats, option or [], preset)
     if vs != "human" and vs not in BOT_NAMES:
         raise fail(f"unknown opponent {vs!r}; choose one of {', '.join(BOT_NAMES)} or human")
     try:
-        configured.check_seat(seat)
+        configured.check_seat(seat or 0)
     except GameError as error:
         raise fail(str(error)) from error
     out = console()
     if load is not None:
         try:
-            record = read_record(load)
+            record = read_record(load, index)
             if record.game().info.name != configured.info.name:
                 raise InvalidRecord(f"{str(load)!r} records {record.game_id}, not {configured.id}")
             record.replay()
@@ -134,24 +153,39 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
             raise fail(str(error)) from error
         configured = record.game()
         seed = record.seed
+        saved_vs, saved_seat = players_of(record)
+        vs = asked_vs or saved_vs or vs
+        seat = saved_seat if seat is None else seat
+        try:
+            configured.check_seat(seat or 0)
+        except GameError as error:
+            raise fail(str(error)) from error
     else:
         if seed is None:
             seed = secrets.randbelow(2**31)
         record = MatchRecord.for_game(configured, seed=seed)
+    seat = seat or 0
     humans = frozenset(human_seats(configured.seats, vs, seat))
     bot = None if vs == "human" else make_bot(vs, mix_seed(seed or 0, 0xB07))
-    record.players = ["human" if s in humans else f"{vs} bot" for s in range(configured.seats)]
+    record.players = [HUMAN if s in humans else vs for s in range(configured.seats)]
     out.print(
         f"[bold]{escape(configured.info.title)}[/] · seed {seed} · "
         f"{'hot seat' if bot is None else f'you are seat {seat} against the {vs} bot'}"
         " · type [bold]help[/] for commands"
     )
-    session = PlaySession(configured, record, humans, bot, out, _line_reader)
+    if bot is not None and configured.seats > 2:
+        out.print(escape(table_line(record, configured.new_initial_state(0).view(None))))
+    if load is not None and bot is not None:
+        out.print(f"Loaded {escape(str(load))}: you play seat {seat} against the {vs} bot.")
+    session = PlaySession(configured, record, humans, bot, out, _line_reader, save_path=save)
+    session.autosave()
+    if save is not None:
+        out.print(f"The match is written to {escape(str(save))} as it goes.")
     session.run()
 
 
 @app.command()
-def replay(
+def replay(  # noqa: PLR0917 (typer: one parameter per option)
     file: Annotated[Path, typer.Argument(help="A match record (JSON).")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print only the final state as JSON.")
@@ -167,10 +201,22 @@ def replay(
     seconds: Annotated[
         float, typer.Option(min=0.0, help="With --analyse: most seconds per position.")
     ] = 1.0,
+    index: Annotated[
+        int | None,
+        typer.Option(help="In a file of many records (selfplay --out): which one, from 1."),
+    ] = None,
 ) -> None:
-    """Replay a match record: every action in notation and the board after it."""
+    """Replay a match record: every action in notation and the board after it.
+
+    The file holds one record (play's save) or many (selfplay --out: pick one with --index).
+    """
     try:
-        record = read_record(file)
+        records = read_records(file)
+        record = pick_record(records, index, file)
+        if len(records) > 1 and not as_json:
+            console(stderr=True).print(
+                f"record {index} of {len(records)} in {escape(str(file))}", soft_wrap=True
+            )
         if analyse:
             _print_analysis(record, as_json, seconds)
             return

@@ -28,16 +28,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from meeple.ai import Bot
+from meeple.ai import BOT_NAMES, Bot
 from meeple.cli.analyse import hint_text, timed_analysis
 from meeple.cli.arena import decide
-from meeple.cli.common import read_record, seat_name
+from meeple.cli.common import pick_record, read_records, seat_name, write_error, write_record
 from meeple.cli.render import render_view, report_events
 from meeple.cli.undo import UndoRefused, branches_of, take_back
 from meeple.core import Action, GameError, MatchRecord, Seat, State, UnknownGame, kit_for
 from meeple.core.errors import excerpt
 from meeple.core.game import Game
 from meeple.core.outcome import Event
+from meeple.core.types import JSON
 
 HELP = """\
 [bold]Commands[/]:
@@ -69,6 +70,9 @@ other scripts' digits, which ``int`` then refuses; those go to the notation pars
 answers with a typed error. Past nine digits no number is read (``int`` refuses more than
 4,300)."""
 
+NO_SAVE = frozenset({"n", "no", "q", "quit", "exit"})
+"""Answers to the game-over offer to save that mean no, as an empty line does."""
+
 HINT_SECONDS = 1.0
 BOT_MOVE_SECONDS = 1.0
 """A searching bot stops after this long, whatever its level's iterations."""
@@ -93,6 +97,9 @@ class PlaySession:
     saved_as: tuple[str, str] | None = None
     """The file last saved with ``save FILE`` and the record as written there, so that
     ``quit`` with nothing played since says where the match is instead of asking to save."""
+    save_path: Path | None = None
+    """``play --save FILE``: the record is written there after every action (whole, by a
+    rename), so a crash or Ctrl-C loses nothing."""
     state: State = field(init=False)
     branches: list[MatchRecord] = field(init=False)
     """The stretches played before the record's last undo (its ``meta.undone``)."""
@@ -113,13 +120,54 @@ class PlaySession:
                 else:
                     self.human_turn(self.state.deciding_seats()[0])
         except Quit:
-            if self.saved_as is not None and self.saved_as[1] == self.record.dumps():
+            if self.save_path is not None:
+                self.console.print(f"Bye. The match so far is in {escape(str(self.save_path))}.")
+                self.console.print(self.replay_hint(str(self.save_path)), soft_wrap=True)
+            elif self.saved_as is not None and self.saved_as[1] == self.record.dumps():
                 self.console.print(f"Bye. The match is saved in {escape(self.saved_as[0])}.")
             else:
                 self.console.print("Bye. [dim](save with 'save FILE' before 'quit' to keep it)[/]")
             return self.state
         self.show_end()
+        self.offer_save()
         return self.state
+
+    def offer_save(self) -> None:
+        """At game over: the record is saved (``--save``), or the person is asked for a file
+        name to save it under (an empty answer saves nothing)."""
+        if self.save_path is not None:
+            self.autosave()
+            self.console.print(f"The match is saved in {escape(str(self.save_path))}.")
+            self.console.print(self.replay_hint(str(self.save_path)), soft_wrap=True)
+            return
+        while True:
+            try:
+                answer = self.read_line("Save this match? File name (Enter: no): ").strip()
+            except EOFError:
+                return
+            if not answer or answer.lower() in NO_SAVE:
+                return
+            if _OPTION_NUMBER.fullmatch(answer):
+                # An option number typed (or piped) past the end is no file name.
+                self.error(f"the match is over; give a file name such as match.json, not {answer}")
+                continue
+            if self.save(answer):
+                return
+
+    def replay_hint(self, path: str) -> str:
+        """The command that replays the saved match."""
+        quoted = path if re.fullmatch(r"[\w./-]+", path) else "'" + path.replace("'", "'\\''") + "'"
+        return f"Replay it with: [bold]meeple replay {escape(quoted)}[/]"
+
+    def autosave(self) -> None:
+        """Write the record to the ``--save`` file, if there is one; a failure is said, once
+        per action, and the match goes on."""
+        if self.save_path is None:
+            return
+        try:
+            write_record(self.save_path, self.record)
+        except (OSError, ValueError) as error:
+            self.error(write_error(self.save_path, error))
 
     def bot_moves(self, seat: Seat) -> None:
         if self.bot is None:
@@ -227,28 +275,42 @@ class PlaySession:
             self.error(str(refused))
             return False
         self.record, self.branches, self.state = back.record, back.branches, back.state
+        self.autosave()
         drawn = " [dim](what no one could see is drawn afresh)[/]" if back.redrawn else ""
         self.console.print(f"[yellow]Taken back.[/]{drawn}")
         return True
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
+        """Write the record to ``path``; True when it is written."""
         if not path:
             self.error("save needs a file name: save FILE")
-            return
+            return False
         try:
-            Path(path).write_text(self.record.dumps(indent=2) + "\n", encoding="utf-8")
+            write_record(Path(path), self.record)
         except (OSError, ValueError) as error:  # ValueError: a NUL in the name
-            self.error(f"cannot write {excerpt(path)}: {getattr(error, 'strerror', None) or error}")
-            return
+            self.error(write_error(path, error))
+            return False
         self.saved_as = (path, self.record.dumps())
-        self.console.print(f"Saved to {escape(path)}.")
+        self.console.print(f"Saved to {escape(path)}. {self.replay_hint(path)}", soft_wrap=True)
+        return True
 
     def load(self, path: str) -> bool:
         if not path:
             self.error("load needs a file name: load FILE")
             return False
+        index: int | None = None
+        number = re.fullmatch(r"(.+?)\s+([0-9]{1,9})", path)
+        if number is not None and not Path(path).exists():
+            path, index = number.group(1), int(number.group(2))
         try:
-            record = read_record(Path(path))
+            records = read_records(Path(path))
+            if len(records) > 1 and index is None:
+                self.error(
+                    f"{excerpt(path)} holds {len(records)} match records; "
+                    f"load one with load FILE N (1 to {len(records)})"
+                )
+                return False
+            record = pick_record(records, index, Path(path))
             if record.game().info.name != self.game.info.name:
                 self.error(f"{excerpt(path)} is a match of {record.game_id}, not {self.game.id}")
                 return False
@@ -258,6 +320,7 @@ class PlaySession:
             return False
         self.game, self.record, self.state = record.game(), record, state
         self.branches = branches_of(record)
+        self.autosave()
         self.console.print(f"Loaded {escape(path)} ({len(record.actions)} actions).")
         return True
 
@@ -266,6 +329,9 @@ class PlaySession:
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         events = self.state.apply(seat, action)
         self.record.add(seat, action)
+        if self.state.is_terminal():
+            self.record.outcome = self.state.outcome()
+        self.autosave()
         return events
 
     @property
@@ -335,6 +401,35 @@ class PlaySession:
                 f"{name} {score:g}" for name, score in zip(names, outcome.scores, strict=False)
             )
             self.console.print(f"Scores: {escape(scores)}")
+
+
+HUMAN = "human"
+"""A record's name for a seat a person played (``MatchRecord.players``); a bot's seat holds
+the bot's name with its level (``mcts-easy``)."""
+
+
+def players_of(record: MatchRecord) -> tuple[str | None, Seat | None]:
+    """The bot a saved match was played against and the person's seat, from the record's
+    ``players`` (``["human", "mcts-easy"]``; older records wrote ``"mcts-easy bot"``):
+    ``("human", None)`` for a hot-seat match, ``(None, None)`` when the record does not say.
+    """
+    players = record.players or []
+    bots = [name.removesuffix(" bot") for name in players if name != HUMAN]
+    people = [seat for seat, name in enumerate(players) if name == HUMAN]
+    if players and not bots:
+        return HUMAN, None
+    known = [name for name in bots if name in BOT_NAMES]
+    return (known[0] if known else None), (people[0] if len(people) == 1 else None)
+
+
+def table_line(record: MatchRecord, view: JSON) -> str:
+    """Who sits where: each seat's name and who plays it (``Red: you · Blue: greedy bot``)."""
+    players = record.players or []
+    parts = []
+    for seat, player in enumerate(players):
+        who = "you" if player == HUMAN else f"{player} bot"
+        parts.append(f"{seat_name(view, seat)}: {who}")
+    return "Seats: " + " · ".join(parts)
 
 
 def grouped_options(notations: list[str]) -> Text:

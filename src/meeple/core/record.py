@@ -234,6 +234,65 @@ class MatchRecord:
             ) from error
         return cls.from_json(data)
 
+    @classmethod
+    def loads_all(cls, text: str | bytes) -> list[MatchRecord]:
+        """Every record in a text that holds one or many: one record object (pretty or on
+        one line, as ``play``'s save writes it), records one a line (JSON lines, as
+        ``selfplay --out`` writes them), several pretty records one after another, or a
+        JSON list of records. An error names the record it is in (``record #2``, from 1).
+
+        Raises:
+            InvalidRecord: for text that is not UTF-8 or not JSON, one that holds no
+                record, and everything :meth:`from_json` refuses in any record.
+        """
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InvalidRecord(
+                    f"record is not UTF-8 text: byte 0x{text[error.start]:02x} "
+                    f"at offset {error.start}"
+                ) from error
+        if not isinstance(text, str):
+            raise InvalidRecord(f"a record is JSON text, got {type(text).__name__}")
+        decoder = json.JSONDecoder(parse_int=_json_int, parse_constant=_json_constant)
+        values: list[Any] = []
+        position = _skip_space(text, 0)
+        while position < len(text):
+            try:
+                value, position = decoder.raw_decode(text, position)
+            except json.JSONDecodeError as error:
+                raise InvalidRecord(
+                    f"record is not JSON: {error.msg} (line {error.lineno} column {error.colno})"
+                ) from error
+            except RecursionError as error:
+                raise InvalidRecord(
+                    f"the record nests lists and objects more than {MAX_DEPTH} deep"
+                ) from error
+            if isinstance(value, list):
+                values.extend(value)
+            else:
+                values.append(value)
+            position = _skip_space(text, position)
+        if not values:
+            raise InvalidRecord("the text holds no record (it is empty)")
+        if len(values) > 1:
+            records: list[MatchRecord] = []
+            for number, value in enumerate(values, start=1):
+                try:
+                    records.append(cls.from_json(value))
+                except InvalidRecord as error:
+                    raise InvalidRecord(f"record #{number}: {error.reason}") from error
+            return records
+        return [cls.from_json(values[0])]
+
+
+def _skip_space(text: str, position: int) -> int:
+    """The first position at or after ``position`` that is not JSON whitespace."""
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
+
 
 def _json_int(text: str) -> int:
     """A JSON integer of at most :data:`MAX_INT_DIGITS` digits (Python refuses to read

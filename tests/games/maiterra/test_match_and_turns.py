@@ -38,7 +38,7 @@ def test_lakeland_has_17_16_or_22_fields_around_lakes_that_move(seats: int, fiel
         land = [c for c in range(25) if terrain[c] != LAKE]
         assert len(land) == fields
         assert connected(land, NEIGHBOURS)
-        assert is_fair(terrain, seats)
+        assert is_fair(terrain, seats, game.rules)
         for building in WORKER_BUILDINGS:
             assert sum(1 for c in land if RULES.slots[terrain[c]][building]) >= seats
         for c in land:

@@ -139,7 +139,11 @@ class MaiterraHeuristic:
                 return 4.0 * workers
             return -1.0
         if kind == ids.K_SELL:
-            return 8.0 if res[FOOD] == 0 and state.units(seat) > RULES.free_food + 2 else -1.0
+            return (
+                8.0
+                if res[FOOD] == 0 and state.units(seat) > state.game.rules.free_food + 2
+                else -1.0
+            )
         return -1.0
 
     def _build_score(
@@ -157,7 +161,9 @@ class MaiterraHeuristic:
             # Sun: "+1 food a turn for every three farms it has standing" -- the farm that
             # makes a three is worth more than the others.
             farms = state.count_buildings(seat, FARM)
-            sun_trio = state.house[seat] == SUN and (farms + 1) % RULES.sun_farms_per_food == 0
+            sun_trio = (
+                state.house[seat] == SUN and (farms + 1) % state.game.rules.sun_farms_per_food == 0
+            )
             return 26.0 if sun_trio else 9.0
         if kind == HOUSE:
             return 22.0
@@ -209,12 +215,12 @@ class MaiterraHeuristic:
             if moving[0] == 0:
                 return 4.0 - leaving_penalty
             return (30.0 if sum(moving) == 1 else 18.0) - leaving_penalty
-        defence = enemies + RULES.wall_bonus * state.building(dest, WALL)
+        defence = enemies + state.game.rules.wall_bonus * state.building(dest, WALL)
         if defence == 0:
             # Nothing stands there and no wall: the march takes the field without a fight.
             return (
                 42.0
-                + 2.0 * sum(state.building(dest, k) for k in range(len(RULES.buildings)))
+                + 2.0 * sum(state.building(dest, k) for k in range(len(state.game.rules.buildings)))
                 - leaving_penalty
             )
         if attack >= defence + 3:
@@ -225,13 +231,17 @@ class MaiterraHeuristic:
     def _food_income(state: MaiterraState, seat: int) -> int:
         """Food a turn before the armies eat: 3 free, 2 a farm, Sun's bonus."""
         farms = state.count_buildings(seat, FARM)
-        bonus = farms // RULES.sun_farms_per_food if state.house[seat] == SUN else 0
-        return RULES.free_food + RULES.per_worker * farms + bonus
+        bonus = farms // state.game.rules.sun_farms_per_food if state.house[seat] == SUN else 0
+        return state.game.rules.free_food + state.game.rules.per_worker * farms + bonus
 
     @staticmethod
     def _cavalry_defence(state: MaiterraState, seat: int) -> int:
         """Moon: "Its cavalry defends at 2 instead of 1" (houses are open after the draft)."""
-        return RULES.moon_cavalry_defence if state.house[seat] == MOON else RULES.units[1].defence
+        return (
+            state.game.rules.moon_cavalry_defence
+            if state.house[seat] == MOON
+            else state.game.rules.units[1].defence
+        )
 
     def _front(self, state: MaiterraState, seat: int, cell: int) -> bool:
         for near in NEIGHBOURS[cell]:

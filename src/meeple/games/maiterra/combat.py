@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from meeple.core.rng import Rng
-from meeple.games.maiterra.data import RULES
+from meeple.games.maiterra.data import RuleData
 
 
 @dataclass(slots=True)
@@ -42,30 +42,30 @@ class Side:
         return sum(s + c for s, c in self.members.values())
 
 
-def roll(rng: Rng, lucky: bool) -> int:
-    """A die 1..5; Lucky Strike: "roll twice, keep the higher"."""
-    first = 1 + rng.below(RULES.die)
+def roll(rng: Rng, lucky: bool, die: int) -> int:
+    """A die 1..5 (``die`` faces); Lucky Strike: "roll twice, keep the higher"."""
+    first = 1 + rng.below(die)
     if not lucky:
         return first
-    return max(first, 1 + rng.below(RULES.die))
+    return max(first, 1 + rng.below(die))
 
 
-def flank_bonus(directions: int) -> int:
+def flank_bonus(directions: int, rules: RuleData) -> int:
     """ "+2 for each extra direction, at most +4." """
     if directions <= 1:
         return 0
-    return min(RULES.flank_max, RULES.flank_per_direction * (directions - 1))
+    return min(rules.flank_max, rules.flank_per_direction * (directions - 1))
 
 
-def decide(sides: list[Side], rng: Rng) -> Side:
+def decide(sides: list[Side], rng: Rng, rules: RuleData) -> Side:
     """Roll for every side and return the winner (sides are ordered by ``side``).
 
     Ties at the top hold for the defender; between attackers the dice are rolled again
     (at most ``tie_rerolls`` times, then the lowest side number wins).
     """
-    for _ in range(RULES.tie_rerolls):
+    for _ in range(rules.tie_rerolls):
         for side in sides:
-            side.roll = roll(rng, side.lucky)
+            side.roll = roll(rng, side.lucky, rules.die)
         low = min(side.roll for side in sides)
         for side in sides:
             side.total = side.base + side.roll - low

@@ -12,7 +12,7 @@ the same order at every seat count.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -152,6 +152,8 @@ class RuleData:
     points_per_field: int
     targets: dict[int, int]
     team_target_extra_per_ally: int
+    derived: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Tables worked out from these numbers, kept with them (see :mod:`.tables`)."""
 
 
 def _cost(raw: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -311,10 +313,11 @@ def _rule_data(raw: dict[str, Any], version: int) -> RuleData:
 
 
 RULE_VERSIONS = load_rule_versions()
-"""Every rules version's numbers; the game class of a version reads its own (``rules``)."""
+"""Every rules version's published numbers; a game holds its version's as ``game.rules``."""
 RULES = RULE_VERSIONS[max(RULE_VERSIONS)]
-"""The newest version's numbers. What differs between versions is read from the game's
-``rules``, never from here; everything else is the same in every version."""
+"""The newest version's published numbers. The rules read the numbers from the game's
+``rules``, never from here; what is read here (names: houses, terrains, buildings, cards)
+is the same in every version."""
 BUILDING_NAMES = tuple(b.name for b in RULES.buildings)
 FARM, SAWMILL, BRICKWORKS, HOUSE, WALL, BARRACKS, SCIENCE = range(7)
 WORKER_BUILDINGS = (FARM, SAWMILL, BRICKWORKS)

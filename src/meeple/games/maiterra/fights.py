@@ -18,7 +18,6 @@ from meeple.games.maiterra.data import (
     CAVALRY,
     MOON,
     NUM_BUILDINGS,
-    RULES,
     SOLDIER,
     WALL,
     WORKER_BUILDINGS,
@@ -57,10 +56,6 @@ class Turn:
     draws: dict[int, int] = field(default_factory=dict)
     lost_fight: set[int] = field(default_factory=set)  # seats on a side that lost a fight
     arrivals: dict[int, dict[int, set[int]]] = field(default_factory=dict)
-
-
-ATTACK = tuple(unit.attack for unit in RULES.units)
-DEFENCE = tuple(unit.defence for unit in RULES.units)
 
 
 # -- 2. marches ----------------------------------------------------------------------------
@@ -228,7 +223,7 @@ def _road_fight(
     two = _road_side(state, backward, turn)
     if one.side == two.side or not one.units() or not two.units():
         return
-    winner = decide([one, two], state.rng)
+    winner = decide([one, two], state.rng, state.game.rules)
     loser = two if winner is one else one
     lost = casualties(winner, [loser])
     winner_losses = remove_units(winner.members, lost)
@@ -261,7 +256,8 @@ def _road_side(state: MaiterraState, groups: list[Group], turn: Turn) -> Side:
         stack[0] += group.units[0]
         stack[1] += group.units[1]
     first = groups[0].seat
-    base = sum(s * ATTACK[SOLDIER] + c * ATTACK[CAVALRY] for s, c in members.values())
+    attack = state.game.tables.attack
+    base = sum(s * attack[SOLDIER] + c * attack[CAVALRY] for s, c in members.values())
     return Side(state.side[first], members, base, lucky=bool(turn.lucky & set(members)))
 
 
@@ -334,7 +330,7 @@ def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> N
             turn=turn,
         )
     ordered = [sides[key] for key in sorted(sides)]
-    winner = decide(ordered, state.rng)
+    winner = decide(ordered, state.rng, state.game.rules)
     losers = [side for side in ordered if side is not winner]
     for side in losers:
         for seat in side.members:
@@ -383,27 +379,30 @@ def _strength(
     side.lucky = bool(turn.lucky & set(side.members)) or (
         not side.members and owner_side >= 0 and bool(turn.lucky & _members(state, owner_side))
     )
+    rules, tables = state.game.rules, state.game.tables
     if side.side == owner_side:
+        defence = tables.defence
         side.defender = True
         total = 0
         for seat, (soldiers, cavalry) in side.members.items():
             cavalry_defence = (
-                RULES.moon_cavalry_defence if state.house[seat] == MOON else DEFENCE[CAVALRY]
+                rules.moon_cavalry_defence if state.house[seat] == MOON else defence[CAVALRY]
             )
-            total += soldiers * DEFENCE[SOLDIER] + cavalry * cavalry_defence
+            total += soldiers * defence[SOLDIER] + cavalry * cavalry_defence
         if walls:
-            total += RULES.wall_bonus * walls
+            total += rules.wall_bonus * walls
             side.walls = walls
         elif rally:
-            total += RULES.wall_bonus  # "Rally: your fields defend as if walled."
+            total += rules.wall_bonus  # "Rally: your fields defend as if walled."
         side.base = total
         return
+    attack = tables.attack
     directions: set[int] = set()
     total = 0
     for seat, (soldiers, cavalry) in side.members.items():
-        total += soldiers * ATTACK[SOLDIER] + cavalry * ATTACK[CAVALRY]
+        total += soldiers * attack[SOLDIER] + cavalry * attack[CAVALRY]
         directions |= arrivals.get(seat, set())
-    side.detail["flanking"] = flank_bonus(len(directions))
+    side.detail["flanking"] = flank_bonus(len(directions), rules)
     side.base = total + side.detail["flanking"]
 
 
@@ -424,7 +423,7 @@ def _conquer(
     base = cell * NUM_BUILDINGS
     razed = {
         name: state.buildings[base + kind]
-        for kind, name in enumerate(b.name for b in RULES.buildings)
+        for kind, name in enumerate(b.name for b in state.game.rules.buildings)
         if state.buildings[base + kind]
     }
     workers = sum(state.buildings[base + kind] for kind in WORKER_BUILDINGS)

@@ -15,10 +15,8 @@ from meeple.games.maiterra.data import (
     BUILDING_NAMES,
     CARD_NAMES,
     RESOURCES,
-    RULE_VERSIONS,
     RULES,
     UNIT_NAMES,
-    RuleData,
     cell_name,
     path_name,
 )
@@ -80,12 +78,6 @@ class Maiterra(MaiterraRulebook):
         if not isinstance(teams, str):
             raise InvalidOptions(f"option 'teams' must be a string, got {teams!r}")
         self._sides = parse_teams(teams, self.seats)
-
-    @property
-    def rules(self) -> RuleData:
-        """The numbers of this game's rules version (``data/rules.json`` with that
-        version's ``earlier`` changes). What differs between versions is read here."""
-        return RULE_VERSIONS[self.info.version]
 
     def sides(self) -> tuple[int, ...]:
         """Each seat's side: the lowest seat of its team (its own number without teams)."""

@@ -24,55 +24,63 @@ from __future__ import annotations
 
 from meeple.core.hexgrid import connected
 from meeple.core.rng import Rng
-from meeple.games.maiterra.data import CELLS, GRID_COLS, NEIGHBOURS, RULES, WORKER_BUILDINGS
+from meeple.games.maiterra.data import (
+    CELLS,
+    GRID_COLS,
+    NEIGHBOURS,
+    RULES,
+    WORKER_BUILDINGS,
+    RuleData,
+)
 
 LAKE = -1
 VALE = RULES.terrains.index("vale")
+"""The Vale's place among the terrains (their names are the same in every version)."""
 
 
-def region_cells(seats: int) -> list[int]:
+def region_cells(seats: int, rules: RuleData) -> list[int]:
     """The cells of the seat count's region, in the 5 x 5 grid's numbering."""
-    region = RULES.regions[seats]
+    region = rules.regions[seats]
     return [row * GRID_COLS + col for row in range(region.rows) for col in range(region.cols)]
 
 
-def is_fair(terrain: list[int], seats: int) -> bool:
+def is_fair(terrain: list[int], seats: int, rules: RuleData) -> bool:
     """The fairness constraints of the module docstring."""
     land = [cell for cell in range(CELLS) if terrain[cell] != LAKE]
     if not connected(land, NEIGHBOURS):
         return False
     for cell in land:
         near = sum(1 for n in NEIGHBOURS[cell] if n >= 0 and terrain[n] != LAKE)
-        if not RULES.min_land_neighbours <= near <= RULES.max_land_neighbours:
+        if not rules.min_land_neighbours <= near <= rules.max_land_neighbours:
             return False
     for building in WORKER_BUILDINGS:
-        with_slot = sum(1 for cell in land if RULES.slots[terrain[cell]][building] > 0)
+        with_slot = sum(1 for cell in land if rules.slots[terrain[cell]][building] > 0)
         if with_slot < seats:
             return False
-    return sum(1 for cell in land if terrain[cell] == VALE) >= RULES.vale_per_seat * seats
+    return sum(1 for cell in land if terrain[cell] == VALE) >= rules.vale_per_seat * seats
 
 
-def terrain_deal(seats: int) -> list[int]:
+def terrain_deal(seats: int, rules: RuleData) -> list[int]:
     """The terrains of the seat count's fields, before the shuffle."""
-    fields = RULES.regions[seats].fields
-    vales = RULES.vale_per_seat * seats
-    others = [kind for kind in range(len(RULES.terrains)) if kind != VALE]
+    fields = rules.regions[seats].fields
+    vales = rules.vale_per_seat * seats
+    others = [kind for kind in range(len(rules.terrains)) if kind != VALE]
     return [VALE] * vales + [others[i % len(others)] for i in range(fields - vales)]
 
 
-def generate(rng: Rng, seats: int) -> list[int]:
+def generate(rng: Rng, seats: int, rules: RuleData) -> list[int]:
     """Terrain per grid cell (``LAKE`` for lakes and cells outside the region)."""
-    cells = region_cells(seats)
-    fields = RULES.regions[seats].fields
-    for _ in range(RULES.map_attempts):
+    cells = region_cells(seats, rules)
+    fields = rules.regions[seats].fields
+    for _ in range(rules.map_attempts):
         order = cells[:]
         rng.shuffle(order)
         land = sorted(order[:fields])
-        deal = terrain_deal(seats)
+        deal = terrain_deal(seats, rules)
         rng.shuffle(deal)
         terrain = [LAKE] * CELLS
         for cell, kind in zip(land, deal, strict=True):
             terrain[cell] = kind
-        if is_fair(terrain, seats):
+        if is_fair(terrain, seats, rules):
             return terrain
-    raise RuntimeError(f"no fair Lakeland for {seats} seats in {RULES.map_attempts} draws")
+    raise RuntimeError(f"no fair Lakeland for {seats} seats in {rules.map_attempts} draws")

@@ -35,7 +35,6 @@ from meeple.games.maiterra.data import (
     PATH_CELLS,
     RALLY,
     RESOURCES,
-    RULES,
     SABOTAGE,
     SCIENCE,
     SOLDIER,
@@ -47,8 +46,6 @@ from meeple.games.maiterra.data import (
 from meeple.games.maiterra.fights import Group, Turn, fight, march
 from meeple.games.maiterra.notation import DECODED
 from meeple.games.maiterra.rules import OVER, Budget, MaiterraState, march_part
-
-CAP = RULES.storage_cap
 
 
 def resolve_turn(state: MaiterraState) -> list[Event]:
@@ -73,7 +70,7 @@ def resolve_turn(state: MaiterraState) -> list[Event]:
 
 def _gain(state: MaiterraState, seat: int, resource: int, amount: int) -> None:
     res = state.res[seat]
-    res[resource] = min(CAP, res[resource] + amount)
+    res[resource] = min(state.game.rules.storage_cap, res[resource] + amount)
 
 
 # -- 1. orders -----------------------------------------------------------------------------
@@ -108,7 +105,7 @@ def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]
             turn.pullbacks.append(Group(seat, cell, near, near, list(moving)))
         elif kind == ids.K_SELL:
             state.soldiers[seat][cell] -= 1
-            turn.payouts.setdefault(seat, [0, 0, 0, 0])[FOOD] += RULES.soldier_food
+            turn.payouts.setdefault(seat, [0, 0, 0, 0])[FOOD] += state.game.rules.soldier_food
         elif kind == ids.K_CLAIM:
             turn.claims.append((seat, cell))
         elif kind == ids.K_BUILD:
@@ -156,7 +153,7 @@ def _claims(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
             state.owner[cell] = seat
             events.append(Event("claimed", seat, {"field": cell_name(cell)}))
             continue
-        for resource, amount in enumerate(RULES.claim_cost):
+        for resource, amount in enumerate(state.game.rules.claim_cost):
             _gain(state, seat, resource, amount)
         events.append(Event("claim_failed", seat, {"field": cell_name(cell)}))
 
@@ -169,7 +166,7 @@ def _finish_buildings(
 ) -> dict[tuple[int, int], int]:
     fresh: dict[tuple[int, int], int] = {}
     for seat, cell, kind in turn.builds:
-        building = RULES.buildings[kind]
+        building = state.game.rules.buildings[kind]
         idle = state.people[seat] - state.workers(seat)
         fits = (
             state.owner[cell] == seat
@@ -193,13 +190,21 @@ def _finish_buildings(
         if state.owner[cell] == seat and state.building(cell, BARRACKS):
             (state.soldiers if unit == SOLDIER else state.cavalry)[seat][cell] += 1
             events.append(
-                Event("trained", seat, {"field": cell_name(cell), "unit": RULES.units[unit].name})
+                Event(
+                    "trained",
+                    seat,
+                    {"field": cell_name(cell), "unit": state.game.rules.units[unit].name},
+                )
             )
             continue
-        for resource, amount in enumerate(RULES.units[unit].cost):
+        for resource, amount in enumerate(state.game.rules.units[unit].cost):
             _gain(state, seat, resource, amount)
         events.append(
-            Event("train_failed", seat, {"field": cell_name(cell), "unit": RULES.units[unit].name})
+            Event(
+                "train_failed",
+                seat,
+                {"field": cell_name(cell), "unit": state.game.rules.units[unit].name},
+            )
         )
     return fresh
 
@@ -221,11 +226,13 @@ def _produce(
             events.append(Event("sabotaged", seat, {"field": cell_name(cell)}))
             continue
         science = state.building(cell, SCIENCE) - fresh.get((cell, SCIENCE), 0)
-        factor = RULES.science_factor if science > 0 else 1
+        factor = state.game.rules.science_factor if science > 0 else 1
         for kind in WORKER_BUILDINGS:
             working = state.building(cell, kind) - fresh.get((cell, kind), 0)
             if working:
-                made[seat][RULES.buildings[kind].makes] += working * RULES.per_worker * factor
+                made[seat][state.game.rules.buildings[kind].makes] += (
+                    working * state.game.rules.per_worker * factor
+                )
     for seat in range(state.seats):
         if any(made[seat]):
             for resource in range(4):
@@ -249,15 +256,15 @@ def _eat(state: MaiterraState, events: list[Event]) -> None:
     for seat in range(state.seats):
         bonus = 0
         if state.house[seat] == SUN:
-            bonus = state.count_buildings(seat, FARM) // RULES.sun_farms_per_food
-        _gain(state, seat, FOOD, RULES.free_food + bonus)
+            bonus = state.count_buildings(seat, FARM) // state.game.rules.sun_farms_per_food
+        _gain(state, seat, FOOD, state.game.rules.free_food + bonus)
         need = 0
         for cell in range(CELLS):
             here = state.soldiers[seat][cell] + state.cavalry[seat][cell]
             if here:
                 owner = state.owner[cell]
                 home = owner >= 0 and state.allied(owner, seat)
-                need += here * (RULES.eat_home if home else RULES.eat_away)
+                need += here * (state.game.rules.eat_home if home else state.game.rules.eat_away)
         res = state.res[seat]
         if res[FOOD] >= need:
             res[FOOD] -= need
@@ -274,7 +281,7 @@ def _eat(state: MaiterraState, events: list[Event]) -> None:
         for _ in range(min(missing, len(victims))):
             cell, kind = victims.pop(state.rng.below(len(victims)))
             (state.soldiers if kind == SOLDIER else state.cavalry)[seat][cell] -= 1
-            killed.append([cell_name(cell), RULES.units[kind].name])
+            killed.append([cell_name(cell), state.game.rules.units[kind].name])
         events.append(Event("starvation", seat, {"missing": missing, "killed": killed}))
 
 
@@ -283,11 +290,11 @@ def _grow(state: MaiterraState, events: list[Event]) -> None:
     1 a turn per person, idle or working." """
     for seat in range(state.seats):
         houses = state.count_buildings(seat, HOUSE)
-        cap = RULES.people_base_cap + RULES.cap_per_house * houses
+        cap = state.game.rules.people_base_cap + state.game.rules.cap_per_house * houses
         people = state.people[seat]
         if people < cap:
-            state.people[seat] = min(cap, people + RULES.growth_per_house * houses)
-        _gain(state, seat, 3, RULES.coins_per_person * state.people[seat])
+            state.people[seat] = min(cap, people + state.game.rules.growth_per_house * houses)
+        _gain(state, seat, 3, state.game.rules.coins_per_person * state.people[seat])
 
 
 # -- 10. cards and victory -----------------------------------------------------------------
@@ -311,7 +318,7 @@ def _draw_cards(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
                 break
             card = state.deck.pop()
             drawn += 1
-            if len(state.cards[seat]) < RULES.hand_limit:
+            if len(state.cards[seat]) < state.game.rules.hand_limit:
                 state.cards[seat].append(card)
                 kept += 1
                 events.append(Event("card", seat, {"card": CARD_NAMES[card]}, (seat,)))
@@ -324,7 +331,9 @@ def _draw_cards(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
 def side_target(state: MaiterraState, side: int) -> int:
     """A lone seat's target, plus 2 points per ally (a Decision for "a higher target")."""
     members = sum(1 for s in state.side if s == side)
-    return RULES.targets[state.seats] + RULES.team_target_extra_per_ally * (members - 1)
+    return state.game.rules.targets[state.seats] + state.game.rules.team_target_extra_per_ally * (
+        members - 1
+    )
 
 
 def side_points(state: MaiterraState) -> dict[int, int]:
@@ -346,7 +355,7 @@ def _check_victory(state: MaiterraState, events: list[Event]) -> None:
         top = [side for side in reached if points[side] == best]
         if len(top) == 1:
             winner, reason = top[0], "majority"
-        elif state.turn >= RULES.turn_limit:
+        elif state.turn >= state.game.rules.turn_limit:
             reason = "turn_limit"
             units = {side: 0 for side in points}
             for seat in range(state.seats):

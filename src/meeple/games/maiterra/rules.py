@@ -18,7 +18,8 @@ Per-cell arrays are indexed by the 5 x 5 grid's cell numbers (see :mod:`.data`).
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Self
+from collections.abc import Mapping
+from typing import Any, Self
 
 from meeple.core.errors import IllegalAction
 from meeple.core.game import Game, State
@@ -37,7 +38,7 @@ from meeple.games.maiterra.data import (
     PROSPECT,
     RALLY,
     RESOURCES,
-    RULES,
+    RULE_VERSIONS,
     SABOTAGE,
     SCIENCE,
     SPEEDUP,
@@ -50,8 +51,6 @@ from meeple.games.maiterra.data import (
 from meeple.games.maiterra.notation import DECODED, Order
 from meeple.games.maiterra.tables import (
     BUILD_IDS,
-    BUILDING_COSTS,
-    BUILDING_PEOPLE,
     CLAIM_IDS,
     PROSPECT_IDS,
     PULLBACK_IDS,
@@ -61,8 +60,8 @@ from meeple.games.maiterra.tables import (
     SPEEDUP_IDS,
     TRADE_IDS,
     TRAIN_IDS,
-    UNIT_COSTS,
-    terrain_tables,
+    RuleTables,
+    rule_tables,
 )
 
 HOUSES, DRAFT, PLAN, OVER = range(4)
@@ -120,10 +119,48 @@ class MaiterraRulebook(Game):
     them in.
     """
 
-    @property
-    @abstractmethod
-    def rules(self) -> RuleData:
-        """The numbers of this game's rules version."""
+    rules: RuleData
+    """The numbers this game plays with: its rules version's (``data/rules.json`` with that
+    version's ``earlier`` changes), or those passed to it. The rules read every number
+    here, never from a module."""
+    tables: RuleTables
+    """The tables worked out from :attr:`rules` (kept with them)."""
+
+    def __init__(
+        self,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        rules: RuleData | None = None,
+    ) -> None:
+        """``rules``: numbers to play with instead of the published ones of this rules
+        version (a balance search's candidate:
+        ``load_rule_versions(text)[version]``).
+
+        Raises:
+            InvalidOptions: as :class:`Game` does.
+            ValueError: when ``rules`` are the numbers of another rules version.
+        """
+        super().__init__(seats, options)
+        version = self.info.version
+        if rules is None:
+            rules = RULE_VERSIONS[version]
+        elif rules.version != version:
+            raise ValueError(
+                f"{self.info.id} plays the numbers of rules version {version}, "
+                f"not of version {rules.version}"
+            )
+        self.rules = rules
+        self.tables = rule_tables(rules)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            super().__eq__(other)
+            and isinstance(other, MaiterraRulebook)
+            and (other.rules is self.rules or other.rules == self.rules)
+        )
+
+    def __hash__(self) -> int:
+        return super().__hash__()
 
     @abstractmethod
     def sides(self) -> tuple[int, ...]:
@@ -194,8 +231,8 @@ class MaiterraState(State):
         self.buildings = [0] * (CELLS * NUM_BUILDINGS)
         self.soldiers = [[0] * CELLS for _ in range(seats)]
         self.cavalry = [[0] * CELLS for _ in range(seats)]
-        self.res = [[RULES.opening_food, 0, 0, 0] for _ in range(seats)]
-        self.people = [RULES.opening_people] * seats
+        self.res = [[game.rules.opening_food, 0, 0, 0] for _ in range(seats)]
+        self.people = [game.rules.opening_people] * seats
         self.house = [NO_SEAT] * seats
         self.cards: list[list[int]] = [[] for _ in range(seats)]
         self.deck: list[int] = []
@@ -215,8 +252,9 @@ class MaiterraState(State):
         """Draw Lakeland and shuffle the card deck; every seat then picks a house."""
         state = cls(game)
         state.rng = Rng(mix_seed(seed, 0x4D414954))
-        state.terrain = lakeland.generate(state.rng, game.seats)
-        state.deck = [card for card in range(len(CARD_NAMES)) for _ in range(RULES.card_copies)]
+        state.terrain = lakeland.generate(state.rng, game.seats, game.rules)
+        copies = game.rules.card_copies
+        state.deck = [card for card in range(len(CARD_NAMES)) for _ in range(copies)]
         state.rng.shuffle(state.deck)
         return state
 
@@ -249,7 +287,7 @@ class MaiterraState(State):
 
     def points(self, seat: int) -> int:
         """ "Every field scores 2 points, wherever it is and whatever stands on it." """
-        return RULES.points_per_field * self.owner.count(seat)
+        return self.game.rules.points_per_field * self.owner.count(seat)
 
     def units(self, seat: int) -> int:
         return sum(self.soldiers[seat]) + sum(self.cavalry[seat])
@@ -259,14 +297,18 @@ class MaiterraState(State):
         return seat not in self.owner and self.units(seat) == 0
 
     def science_limit(self, seat: int) -> int:
-        building = RULES.buildings[SCIENCE]
-        return RULES.tower_science_centres if self.house[seat] == TOWER else building.per_seat
+        building = self.game.rules.buildings[SCIENCE]
+        return (
+            self.game.rules.tower_science_centres
+            if self.house[seat] == TOWER
+            else building.per_seat
+        )
 
     def slots(self, cell: int, kind: int) -> int:
-        building = RULES.buildings[kind]
+        building = self.game.rules.buildings[kind]
         if building.per_field:
             return building.per_field
-        return RULES.slots[self.terrain[cell]][kind]
+        return self.game.rules.slots[self.terrain[cell]][kind]
 
     # -- who decides -------------------------------------------------------------------
 
@@ -289,7 +331,7 @@ class MaiterraState(State):
         if phase == HOUSES:
             if self.house[seat] != NO_SEAT:
                 return []
-            return list(range(ids.HOUSE, ids.HOUSE + len(RULES.houses)))
+            return list(range(ids.HOUSE, ids.HOUSE + len(self.game.rules.houses)))
         if phase == DRAFT and seat == self.draft_order[self.draft_step]:
             owner = self.owner
             return [ids.DRAFT + c for c in range(CELLS) if self.is_land(c) and owner[c] < 0]
@@ -309,10 +351,11 @@ class MaiterraState(State):
         :class:`TerrainTables`, and whatever depends only on the budget (which buildings,
         units and trades it affords) is worked out once, not once per field.
         """
-        if len(self.queue[seat]) >= RULES.max_orders:
+        rules, derived = self.game.rules, self.game.tables
+        if len(self.queue[seat]) >= rules.max_orders:
             return [ids.END]
         budget = self.budget(seat)
-        tables = terrain_tables(self.terrain)
+        tables = derived.terrain(self.terrain)
         res = budget.res
         food, wood, brick, coins = res
         owner, side = self.owner, self.side
@@ -320,7 +363,7 @@ class MaiterraState(State):
         actions = [ids.END]
         add = actions.append
         cards = budget.cards
-        can_pull = wood >= RULES.pullback_cost[WOOD]
+        can_pull = wood >= rules.pullback_cost[WOOD]
         can_speed = SPEEDUP in cards
         for cell, (soldiers, cavalry) in budget.units.items():
             if not soldiers and not cavalry:
@@ -345,7 +388,7 @@ class MaiterraState(State):
                 add(SELL_IDS[cell])
             if can_speed and not fast:
                 add(SPEEDUP_IDS[cell])
-        if budget.afford(RULES.claim_cost):
+        if budget.afford(rules.claim_cost):
             reach: set[int] = set()
             my_soldiers, my_cavalry = self.soldiers[seat], self.cavalry[seat]
             for cell in range(CELLS):
@@ -358,17 +401,17 @@ class MaiterraState(State):
         idle = budget.idle
         kinds = [
             kind
-            for kind, cost in enumerate(BUILDING_COSTS)
+            for kind, cost in enumerate(derived.building_costs)
             if food >= cost[0]
             and wood >= cost[1]
             and brick >= cost[2]
             and coins >= cost[3]
-            and idle >= BUILDING_PEOPLE[kind]
+            and idle >= derived.building_people[kind]
             and (kind != SCIENCE or budget.science < self.science_limit(seat))
         ]
         units = [
             unit
-            for unit, cost in enumerate(UNIT_COSTS)
+            for unit, cost in enumerate(derived.unit_costs)
             if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]
         ]
         buildings, builds = self.buildings, budget.builds
@@ -385,7 +428,7 @@ class MaiterraState(State):
                 for unit in units:
                     add(train_ids[unit])
         for give in range(4):
-            if res[give] >= RULES.bank_rate:
+            if res[give] >= rules.bank_rate:
                 actions.extend(TRADE_IDS[give])
         if LUCKY_STRIKE in cards:
             add(ids.PLAY_LUCKY)
@@ -401,7 +444,7 @@ class MaiterraState(State):
         return actions
 
     def _can_build(self, seat: int, cell: int, kind: int, budget: Budget) -> bool:
-        building = RULES.buildings[kind]
+        building = self.game.rules.buildings[kind]
         if not budget.afford(building.cost) or budget.idle < building.people:
             return False
         queued = budget.builds.get((cell, kind), 0)
@@ -423,9 +466,9 @@ class MaiterraState(State):
                 stack[0] -= 1
                 return True
             if kind == ids.K_PULLBACK:
-                if not budget.afford(RULES.pullback_cost):
+                if not budget.afford(self.game.rules.pullback_cost):
                     return False
-                budget.pay(RULES.pullback_cost)
+                budget.pay(self.game.rules.pullback_cost)
                 stack[0] = stack[1] = 0
                 return True
             moving = march_part(stack, order.c)
@@ -435,13 +478,13 @@ class MaiterraState(State):
             stack[1] -= moving[1]
             return True
         if kind == ids.K_CLAIM:
-            if order.a in budget.claims or not budget.afford(RULES.claim_cost):
+            if order.a in budget.claims or not budget.afford(self.game.rules.claim_cost):
                 return False
-            budget.pay(RULES.claim_cost)
+            budget.pay(self.game.rules.claim_cost)
             budget.claims.add(order.a)
             return True
         if kind == ids.K_BUILD:
-            building = RULES.buildings[order.b]
+            building = self.game.rules.buildings[order.b]
             if self.owner[order.a] != seat or not self._can_build(seat, order.a, order.b, budget):
                 return False
             budget.pay(building.cost)
@@ -451,7 +494,7 @@ class MaiterraState(State):
             budget.science += order.b == SCIENCE
             return True
         if kind == ids.K_TRAIN:
-            cost = UNIT_COSTS[order.b]
+            cost = self.game.tables.unit_costs[order.b]
             if self.owner[order.a] != seat or not self.building(order.a, BARRACKS):
                 return False
             if not budget.afford(cost):
@@ -459,9 +502,9 @@ class MaiterraState(State):
             budget.pay(cost)
             return True
         if kind == ids.K_TRADE:
-            if budget.res[order.a] < RULES.bank_rate:
+            if budget.res[order.a] < self.game.rules.bank_rate:
                 return False
-            budget.res[order.a] -= RULES.bank_rate
+            budget.res[order.a] -= self.game.rules.bank_rate
             return True
         if kind == ids.K_PLAY:
             card = order.a
@@ -472,7 +515,9 @@ class MaiterraState(State):
                 budget.speedup.add(order.b)
             elif card == PROSPECT:
                 res = budget.res
-                res[order.b] = min(RULES.storage_cap, res[order.b] + RULES.prospect_amount)
+                res[order.b] = min(
+                    self.game.rules.storage_cap, res[order.b] + self.game.rules.prospect_amount
+                )
             return True
         return False
 
@@ -487,8 +532,8 @@ class MaiterraState(State):
             return f"{cell_name(order.a)} is a lake or already taken"
         if self.phase != PLAN:
             return f"orders are queued in a turn; this is the {phase} phase"
-        if len(self.queue[seat]) >= RULES.max_orders:
-            return f"a seat queues at most {RULES.max_orders} orders a turn; end the turn"
+        if len(self.queue[seat]) >= self.game.rules.max_orders:
+            return f"a seat queues at most {self.game.rules.max_orders} orders a turn; end the turn"
         budget = self.budget(seat)
         held = {RESOURCES[i]: budget.res[i] for i in range(4)}
         return (
@@ -515,11 +560,13 @@ class MaiterraState(State):
         self.house[seat] = house
         events = [
             Event("house_locked", seat),
-            Event("house_picked", seat, {"house": RULES.houses[house]}, (seat,)),
+            Event("house_picked", seat, {"house": self.game.rules.houses[house]}, (seat,)),
         ]
         if NO_SEAT in self.house:
             return events
-        events.append(Event("houses", None, {"houses": [RULES.houses[h] for h in self.house]}))
+        events.append(
+            Event("houses", None, {"houses": [self.game.rules.houses[h] for h in self.house]})
+        )
         events.extend(self._roll_draft_order())
         self.phase = DRAFT
         return events
@@ -535,12 +582,12 @@ class MaiterraState(State):
                 order.append(group[0])
                 continue
             for seat in group:
-                rolls[seat].append(1 + self.rng.below(RULES.die))
+                rolls[seat].append(1 + self.rng.below(self.game.rules.die))
             values = sorted({rolls[seat][-1] for seat in group}, reverse=True)
             pending = [[s for s in group if rolls[s][-1] == v] for v in values] + pending
         rounds: list[int] = []
-        for index in range(RULES.draft_fields):
-            backwards = RULES.snake_draft and index % 2 == 1
+        for index in range(self.game.rules.draft_fields):
+            backwards = self.game.rules.snake_draft and index % 2 == 1
             rounds.extend(reversed(order) if backwards else order)
         self.draft_order = rounds
         self.draft_step = 0
@@ -554,7 +601,7 @@ class MaiterraState(State):
 
     def _draft(self, seat: int, cell: int) -> list[Event]:
         self.owner[cell] = seat
-        self.soldiers[seat][cell] += RULES.draft_soldiers
+        self.soldiers[seat][cell] += self.game.rules.draft_soldiers
         events = [Event("drafted", seat, {"field": cell_name(cell)})]
         self.draft_step += 1
         if self.draft_step == len(self.draft_order):

@@ -1,8 +1,10 @@
 """Tables the planning reads in its hot loop, worked out once.
 
-Action ids by field (so :meth:`MaiterraState.legal_orders` never computes one), costs as
-flat tuples, the fields within two steps of each field, and per map (:class:`TerrainTables`)
-the land paths of marches and the building slots of each field.
+Action ids by field (so :meth:`MaiterraState.legal_orders` never computes one) and the
+fields within two steps of each field, which no rules version changes; and per rule data
+(:class:`RuleTables`, kept with the numbers: :func:`rule_tables`) the costs as flat tuples
+and, per map (:class:`TerrainTables`), the land paths of marches and the building slots of
+each field.
 """
 
 from __future__ import annotations
@@ -10,21 +12,26 @@ from __future__ import annotations
 from meeple.core.hexgrid import within
 from meeple.games.maiterra import lakeland
 from meeple.games.maiterra import notation as ids
-from meeple.games.maiterra.data import CELLS, NEIGHBOURS, NUM_BUILDINGS, PATH_CELLS, PATHS, RULES
+from meeple.games.maiterra.data import (
+    CELLS,
+    NEIGHBOURS,
+    NUM_BUILDINGS,
+    PATH_CELLS,
+    PATHS,
+    UNIT_NAMES,
+    RuleData,
+)
 
 REACH = tuple(frozenset(within(cell, NEIGHBOURS, 2)) for cell in range(CELLS))
 BUILD_IDS = tuple(
     tuple(ids.build_action(cell, b) for b in range(NUM_BUILDINGS)) for cell in range(CELLS)
 )
-UNIT_COSTS = tuple(unit.cost for unit in RULES.units)
-BUILDING_COSTS = tuple(building.cost for building in RULES.buildings)
-BUILDING_PEOPLE = tuple(building.people for building in RULES.buildings)
 SELL_IDS = tuple(ids.SELL + cell for cell in range(CELLS))
 SPEEDUP_IDS = tuple(ids.PLAY_SPEEDUP + cell for cell in range(CELLS))
 CLAIM_IDS = tuple(ids.CLAIM + cell for cell in range(CELLS))
 SABOTAGE_IDS = tuple(ids.PLAY_SABOTAGE + cell for cell in range(CELLS))
 TRAIN_IDS = tuple(
-    tuple(ids.train_action(cell, unit) for unit in range(len(UNIT_COSTS))) for cell in range(CELLS)
+    tuple(ids.train_action(cell, unit) for unit in range(len(UNIT_NAMES))) for cell in range(CELLS)
 )
 PULLBACK_IDS = tuple(
     tuple((direction, ids.pullback_action(cell, direction)) for direction in range(6))
@@ -46,7 +53,7 @@ class TerrainTables:
 
     __slots__ = ("land", "marches", "slots")
 
-    def __init__(self, terrain: tuple[int, ...]) -> None:
+    def __init__(self, terrain: tuple[int, ...], rules: RuleData) -> None:
         land = tuple(t != lakeland.LAKE for t in terrain)
         self.land = land
         self.marches = tuple(
@@ -59,23 +66,52 @@ class TerrainTables:
         )
         self.slots = tuple(
             tuple(
-                (building.per_field or RULES.slots[terrain[cell]][kind]) if land[cell] else 0
-                for kind, building in enumerate(RULES.buildings)
+                (building.per_field or rules.slots[terrain[cell]][kind]) if land[cell] else 0
+                for kind, building in enumerate(rules.buildings)
             )
             for cell in range(CELLS)
         )
 
 
-_TABLES: dict[tuple[int, ...], TerrainTables] = {}
+class RuleTables:
+    """What one rule data fixes, as flat tuples: each unit's and building's cost, the people
+    a building takes, each unit's attack and defence; and each map's :class:`TerrainTables`
+    (kept for the last few maps; the key is the terrain itself, so a terrain changed in
+    place gets tables of its own)."""
+
+    __slots__ = (
+        "attack",
+        "building_costs",
+        "building_people",
+        "defence",
+        "rules",
+        "terrains",
+        "unit_costs",
+    )
+
+    def __init__(self, rules: RuleData) -> None:
+        self.rules = rules
+        self.unit_costs = tuple(unit.cost for unit in rules.units)
+        self.building_costs = tuple(building.cost for building in rules.buildings)
+        self.building_people = tuple(building.people for building in rules.buildings)
+        self.attack = tuple(unit.attack for unit in rules.units)
+        self.defence = tuple(unit.defence for unit in rules.units)
+        self.terrains: dict[tuple[int, ...], TerrainTables] = {}
+
+    def terrain(self, terrain: list[int]) -> TerrainTables:
+        """The tables of a terrain under these rules."""
+        key = tuple(terrain)
+        tables = self.terrains.get(key)
+        if tables is None:
+            if len(self.terrains) >= 64:
+                self.terrains.clear()
+            tables = self.terrains[key] = TerrainTables(key, self.rules)
+        return tables
 
 
-def terrain_tables(terrain: list[int]) -> TerrainTables:
-    """The tables of a terrain (kept for the last few maps; the key is the terrain itself,
-    so a terrain changed in place gets tables of its own)."""
-    key = tuple(terrain)
-    tables = _TABLES.get(key)
-    if tables is None:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        tables = _TABLES[key] = TerrainTables(key)
+def rule_tables(rules: RuleData) -> RuleTables:
+    """The tables of ``rules``, worked out on first use and kept with them."""
+    tables = rules.derived.get("tables")
+    if not isinstance(tables, RuleTables):
+        tables = rules.derived["tables"] = RuleTables(rules)
     return tables

@@ -20,7 +20,6 @@ from meeple.games.maiterra.data import (
     CELLS,
     NUM_BUILDINGS,
     RESOURCES,
-    RULES,
     cell_name,
 )
 from meeple.games.maiterra.lakeland import LAKE
@@ -43,7 +42,7 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         board.append(
             {
                 "field": cell_name(cell),
-                "terrain": RULES.terrains[state.terrain[cell]],
+                "terrain": state.game.rules.terrains[state.terrain[cell]],
                 "owner": None if owner < 0 else owner,
                 "buildings": {BUILDING_NAMES[k]: n for k, n in enumerate(built) if n},
                 "armies": {
@@ -60,7 +59,7 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         row: dict[str, Any] = {
             "seat": other,
             "name": SEAT_NAMES[other],
-            "house": RULES.houses[house] if shown else None,
+            "house": state.game.rules.houses[house] if shown else None,
             "house_locked": house != NO_SEAT,
             **{RESOURCES[i]: state.res[other][i] for i in range(4)},
             "people": state.people[other],
@@ -82,7 +81,7 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         "tribes": list(SEAT_NAMES[:seats]),
         "phase": PHASES[state.phase],
         "turn": state.turn,
-        "turn_limit": RULES.turn_limit,
+        "turn_limit": state.game.rules.turn_limit,
         "deciding": list(state.deciding_seats()),
         "sides": list(state.side),
         "targets": {str(side): side_target(state, side) for side in sorted(points)},
@@ -90,7 +89,7 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         "board": board,
         "seats": rows,
         "queue": [] if seat is None else [ids.format_action(a) for a in state.queue[seat]],
-        "max_orders": RULES.max_orders,
+        "max_orders": state.game.rules.max_orders,
         "draft_order": list(state.draft_order[state.draft_step :]),
         "deck": len(state.deck),
         "discard": [CARD_NAMES[c] for c in state.discard],
@@ -109,7 +108,7 @@ def resample(new: MaiterraState, seat: Seat, seed: int) -> None:
     if state.phase == HOUSES:
         for other in others:
             if new.house[other] != NO_SEAT:
-                new.house[other] = rng.below(len(RULES.houses))
+                new.house[other] = rng.below(len(state.game.rules.houses))
     pool = new.deck[:]
     for other in others:
         pool.extend(new.cards[other])
@@ -136,7 +135,7 @@ def describe(state: MaiterraState, seat: Seat, action: Action) -> str:
     who = SEAT_NAMES[seat]
     order = DECODED[action]
     if order.kind == ids.K_HOUSE:
-        return f"{who} locks in the house of the {RULES.houses[order.a]}"
+        return f"{who} locks in the house of the {state.game.rules.houses[order.a]}"
     if order.kind == ids.K_DRAFT:
         return f"{who} drafts {cell_name(order.a)} ({_terrain(state, order.a)})"
     if order.kind == ids.K_END:
@@ -147,4 +146,4 @@ def describe(state: MaiterraState, seat: Seat, action: Action) -> str:
 
 def _terrain(state: MaiterraState, cell: int) -> str:
     terrain = state.terrain[cell]
-    return "lake" if terrain == LAKE else RULES.terrains[terrain]
+    return "lake" if terrain == LAKE else state.game.rules.terrains[terrain]

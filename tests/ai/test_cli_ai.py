@@ -101,7 +101,7 @@ def test_the_arena_command(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "| random vs" not in result.output
-    assert (tmp_path / "maatatahay-1-arena.md").exists()
+    assert (tmp_path / "maatatahay-arena.md").exists()
     bad = invoke("arena", "maatatahay", "--bots", "random,deep-thought")
     assert bad.exit_code == 2
 

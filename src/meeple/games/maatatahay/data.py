@@ -9,7 +9,7 @@ row 0 = rank 1 at the bottom, col 0 = file a).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -90,6 +90,8 @@ class RuleData:
     lost_to_end: int
     free_spaces_to_end: int
     progressive_relic_points: tuple[int, ...]
+    derived: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Tables worked out from these numbers, kept with them (:func:`arrow_targets`)."""
 
 
 def _grid(rows: list[list[int]]) -> tuple[int, ...]:
@@ -137,6 +139,7 @@ def load_rules(text: str | None = None) -> RuleData:
 
 
 RULES = load_rules()
+"""The published numbers; a game holds those it plays with as ``game.rules``."""
 TILES_PER_SEAT = len(RULES.tiles)
 
 
@@ -154,10 +157,13 @@ DIAGONAL = _neighbours(tuple(STEPS[d] for d in (1, 3, 5, 7)))
 AROUND = _neighbours(STEPS)
 
 
-def _arrow_targets() -> tuple[tuple[tuple[frozenset[int], ...], ...], ...]:
-    """``[tile][facing][space]`` -> the spaces that tile's arrows point at from ``space``."""
+ArrowTargets = tuple[tuple[tuple[frozenset[int], ...], ...], ...]
+"""``[tile][facing][space]`` -> the spaces that tile's arrows point at from ``space``."""
+
+
+def _arrow_targets(tiles: tuple[Tile, ...]) -> ArrowTargets:
     table = []
-    for tile in RULES.tiles:
+    for tile in tiles:
         per_facing = []
         for facing in range(4):
             per_space = []
@@ -175,7 +181,18 @@ def _arrow_targets() -> tuple[tuple[tuple[frozenset[int], ...], ...], ...]:
     return tuple(table)
 
 
-ARROW_TARGETS = _arrow_targets()
+def arrow_targets(rules: RuleData) -> ArrowTargets:
+    """The :data:`ArrowTargets` of ``rules``' tiles, worked out on first use and kept with
+    them."""
+    table = rules.derived.get("arrow_targets")
+    if not isinstance(table, tuple):
+        table = rules.derived["arrow_targets"] = _arrow_targets(rules.tiles)
+    return table
+
+
+ARROW_TARGETS = arrow_targets(RULES)
+"""The published tiles' :data:`ArrowTargets` (the bots' knowledge; the rules read the
+game's own)."""
 DISTINCT_FACINGS = tuple(tile.distinct_facings() for tile in RULES.tiles)
 
 # How much a seat can keep in storage: every (energy, spirit) pair with energy + spirit <= 4.

@@ -15,7 +15,7 @@ from typing import Any
 
 from meeple.core import Seat, State
 from meeple.games.maatatahay.data import EMPTY, ORTHOGONAL, SPACES, TILES_PER_SEAT
-from meeple.games.maatatahay.rules import TILES, MaatatahayState
+from meeple.games.maatatahay.rules import MaatatahayState
 
 SIZE = 5
 STRENGTH_WEIGHT = 0.1
@@ -43,6 +43,7 @@ def evaluate_state(state: MaatatahayState, seat: Seat) -> float:
     other = 1 - seat
     value = float(state.score_breakdown(seat)["total"] - state.score_breakdown(other)["total"])
     tile, living, spirit = state.tile, state.living, state.spirit
+    tiles = state.game.rules.tiles
     for space in range(SPACES):
         if not living[space]:
             continue
@@ -53,7 +54,7 @@ def evaluate_state(state: MaatatahayState, seat: Seat) -> float:
             if tile[near] != EMPTY:
                 closed += 1
         if closed + 4 - len(ORTHOGONAL[space]) == 3:
-            diamonds = TILES[uid % TILES_PER_SEAT].diamonds
+            diamonds = tiles[uid % TILES_PER_SEAT].diamonds
             own -= DANGER_WEIGHT * (1.0 + diamonds + spirit[space])
         value += own if uid // TILES_PER_SEAT == seat else -own
     value += STORED_ENERGY_WEIGHT * (state.store_energy[seat] - state.store_energy[other])

@@ -78,7 +78,6 @@ from meeple.games.maatatahay.rules import (
     OVER,
     PICK,
     PLACE,
-    TILES,
     MaatatahayState,
 )
 
@@ -197,7 +196,7 @@ def _support_at(state: MaatatahayState, seat: int, space: int) -> int:
 def _warrior_value(state: MaatatahayState, space: int, living: float) -> float:
     """What a living warrior is worth to its seat: its diamonds, its Spirit, its presence."""
     uid = state.tile[space]
-    return TILES[uid % TILES_PER_SEAT].diamonds + state.spirit[space] + living
+    return state.game.rules.tiles[uid % TILES_PER_SEAT].diamonds + state.spirit[space] + living
 
 
 def surround_gain(
@@ -315,7 +314,8 @@ def _likely_tile(state: MaatatahayState, seat: int) -> int | None:
         return state.pair[seat]
     if not state.stream:
         return None
-    return max((pair[seat] for pair in state.stream), key=lambda t: TILES[t].fangs)
+    tiles = state.game.rules.tiles
+    return max((pair[seat] for pair in state.stream), key=lambda t: tiles[t].fangs)
 
 
 def _threat(

@@ -18,7 +18,8 @@ Board arrays are indexed by space (``row * 5 + col``; see :mod:`.data`).
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Self
+from collections.abc import Mapping
+from typing import Any, Self
 
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
@@ -28,7 +29,6 @@ from meeple.games.maatatahay import notation as ids
 from meeple.games.maatatahay import scoring
 from meeple.games.maatatahay.data import (
     AROUND,
-    ARROW_TARGETS,
     DIAGONAL,
     EMPTY,
     FACINGS,
@@ -37,12 +37,14 @@ from meeple.games.maatatahay.data import (
     RULES,
     SPACES,
     TILES_PER_SEAT,
+    ArrowTargets,
+    RuleData,
+    arrow_targets,
     space_name,
 )
 
 PICK, ORDER, PLACE, FINISH, OVER = range(5)
 PHASES = ("pick", "order", "place", "finish", "over")
-TILES = RULES.tiles
 NKEEPS = len(KEEPS)
 # FINISH_IDS[tile][energy][spirit]: every facing ("rotate it in any direction"), times every way
 # to keep at most 4 of the crystals in storage (holding more than 4 of one colour offers
@@ -78,6 +80,48 @@ class MaatatahayRulebook(Game):
     (:class:`~meeple.games.maatatahay.game.Maatatahay`) plugs them in, so the rules import
     none of them.
     """
+
+    rules: RuleData
+    """The numbers this game plays with: the published ones (``data/rules.json``), or those
+    passed to it. The rules read every number here, never from a module."""
+    arrow_targets: ArrowTargets
+    """Where :attr:`rules`' tiles point (kept with them)."""
+
+    def __init__(
+        self,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        rules: RuleData | None = None,
+    ) -> None:
+        """``rules``: numbers to play with instead of the published ones (a balance
+        search's candidate, :func:`~meeple.games.maatatahay.data.load_rules`).
+
+        Raises:
+            InvalidOptions: as :class:`Game` does.
+            ValueError: when ``rules`` change the tiles per seat or the storage limit, which
+                fix the action ids.
+        """
+        super().__init__(seats, options)
+        if rules is None:
+            rules = RULES
+        elif (len(rules.tiles), rules.storage_limit) != (TILES_PER_SEAT, RULES.storage_limit):
+            raise ValueError(
+                f"Maatatahay's action ids fix {TILES_PER_SEAT} tiles a seat and a storage "
+                f"limit of {RULES.storage_limit}; got {len(rules.tiles)} and "
+                f"{rules.storage_limit}"
+            )
+        self.rules = rules
+        self.arrow_targets = arrow_targets(rules)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            super().__eq__(other)
+            and isinstance(other, MaatatahayRulebook)
+            and (other.rules is self.rules or other.rules == self.rules)
+        )
+
+    def __hash__(self) -> int:
+        return super().__hash__()
 
     @abstractmethod
     def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
@@ -171,18 +215,18 @@ class MaatatahayState(State):
         """Shuffle both decks, deal the stream, scatter the map crystals, pick who starts."""
         state = cls(game)
         rng = state.rng = Rng(mix_seed(seed, 0x4D414154))
-        shrines = list(RULES.shrines)
+        shrines = list(game.rules.shrines)
         if game.option("shrines") == "random":
             inner = [r * 5 + c for r in range(1, 4) for c in range(1, 4)]
             rng.shuffle(inner)
             shrines = [False] * SPACES
-            for space in inner[: sum(RULES.shrines)]:
+            for space in inner[: sum(game.rules.shrines)]:
                 shrines[space] = True
         state.relic = shrines
-        state.bag_energy, state.bag_spirit = RULES.bag_energy, RULES.bag_spirit
-        state.supply = RULES.supply_energy
+        state.bag_energy, state.bag_spirit = game.rules.bag_energy, game.rules.bag_spirit
+        state.supply = game.rules.supply_energy
         for space in range(SPACES):
-            for _ in range(0 if shrines[space] else RULES.map_crystals[space]):
+            for _ in range(0 if shrines[space] else game.rules.map_crystals[space]):
                 got = state._draw_is_spirit()
                 if got is None:
                     break
@@ -194,7 +238,7 @@ class MaatatahayState(State):
             deck = list(range(TILES_PER_SEAT))
             rng.shuffle(deck)
             state.decks[seat] = deck
-        for _ in range(RULES.stream_pairs):
+        for _ in range(game.rules.stream_pairs):
             state.stream.append((state.decks[0].pop(), state.decks[1].pop()))
         state.active = rng.below(2)
         return state
@@ -259,8 +303,8 @@ class MaatatahayState(State):
         return actions
 
     def _legal_finishes(self, seat: int) -> list[int]:
-        energy = min(self.store_energy[seat], RULES.storage_limit)
-        spirit = min(self.store_spirit[seat], RULES.storage_limit)
+        energy = min(self.store_energy[seat], self.game.rules.storage_limit)
+        spirit = min(self.store_spirit[seat], self.game.rules.storage_limit)
         return list(FINISH_IDS[self.tile[self.hot] % TILES_PER_SEAT][energy][spirit])
 
     def relic_cost(self, seat: int, space: int) -> int:
@@ -271,7 +315,7 @@ class MaatatahayState(State):
         for near in ORTHOGONAL[space]:
             if living[near] and tile[near] // TILES_PER_SEAT == seat:
                 friends += 1
-        return max(RULES.relic_min_cost, RULES.relic_base_cost - friends)
+        return max(self.game.rules.relic_min_cost, self.game.rules.relic_base_cost - friends)
 
     def why_illegal(self, seat: Seat, action: Action) -> str:
         phase = PHASES[self.phase]
@@ -321,7 +365,8 @@ class MaatatahayState(State):
     def _pick(self, seat: int, index: int) -> list[Event]:
         pair = self.stream.pop(index)
         self.pair = pair
-        fangs0, fangs1 = TILES[pair[0]].fangs, TILES[pair[1]].fangs
+        tiles = self.game.rules.tiles
+        fangs0, fangs1 = tiles[pair[0]].fangs, tiles[pair[1]].fangs
         # "The player receiving the weaker Warrior chooses who plays first. If tied, the
         # Active Player chooses."
         self.decider = 0 if fangs0 < fangs1 else 1 if fangs1 < fangs0 else self.active
@@ -356,14 +401,15 @@ class MaatatahayState(State):
         self.spirit[space] = 0
         # "After placement, friendly Support Arrows pointing toward the new Warrior give it
         # Energy Crystals (purple)" -- and the map's own arrows at the edge (a Decision).
-        arrows = RULES.environment_arrows[space]
+        arrows = self.game.rules.environment_arrows[space]
         tile, living, facing = self.tile, self.living, self.facing
+        targets = self.game.arrow_targets
         for near in AROUND[space]:
             other = tile[near]
             if (
                 living[near]
                 and other // TILES_PER_SEAT == seat
-                and space in ARROW_TARGETS[other % TILES_PER_SEAT][facing[near]][near]
+                and space in targets[other % TILES_PER_SEAT][facing[near]][near]
             ):
                 arrows += 1
         given = min(arrows, self.supply)
@@ -385,7 +431,7 @@ class MaatatahayState(State):
         self.relic[space] = False
         self.relics_taken.append(seat)
         drawn = [0, 0]
-        for _ in range(RULES.relic_reward):
+        for _ in range(self.game.rules.relic_reward):
             got = self._draw_is_spirit()
             if got is None:
                 break
@@ -439,7 +485,7 @@ class MaatatahayState(State):
         if not self.living[space]:
             return 0
         uid = self.tile[space]
-        tile = TILES[uid % TILES_PER_SEAT]
+        tile = self.game.rules.tiles[uid % TILES_PER_SEAT]
         value = tile.fangs + self.energy[space]
         if tile.ability is not None:
             seat = uid // TILES_PER_SEAT
@@ -560,9 +606,9 @@ class MaatatahayState(State):
     def end_reason(self) -> str | None:
         """ "The game ends after a turn if: Either player has lost 6 Warriors; 1 or fewer
         free spaces remain; or All Warriors have been played." """
-        if max(self.lost) >= RULES.lost_to_end:
+        if max(self.lost) >= self.game.rules.lost_to_end:
             return "six_lost"
-        if self.free_spaces() <= RULES.free_spaces_to_end:
+        if self.free_spaces() <= self.game.rules.free_spaces_to_end:
             return "board_full"
         if not self.stream:
             return "all_played"

@@ -7,13 +7,19 @@ Temple Relics."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from meeple.core.game import Game
 from meeple.core.outcome import Outcome
-from meeple.games.maatatahay.data import EMPTY, RULES, SPACES, TILES_PER_SEAT
+from meeple.games.maatatahay.data import EMPTY, SPACES, TILES_PER_SEAT, RuleData
 
-TILES = RULES.tiles
+
+class RuleHolder(Protocol):
+    """What scoring reads of the game: its options and the numbers it plays with."""
+
+    @property
+    def rules(self) -> RuleData: ...
+
+    def option(self, name: str) -> Any: ...
 
 
 class Table(Protocol):
@@ -21,7 +27,7 @@ class Table(Protocol):
     the Spirit crystals on them, the relics taken in order, and why the match ended."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> RuleHolder: ...
 
     @property
     def tile(self) -> Sequence[int]: ...
@@ -44,17 +50,18 @@ def relic_points(state: Table, seat: int) -> int:
         # "the first Relic taken is worth 1 VP, the second 2 VP ... regardless of who"
         return sum(i + 1 for i, s in enumerate(state.relics_taken) if s == seat)
     count = sum(1 for s in state.relics_taken if s == seat)
-    return sum(RULES.progressive_relic_points[:count])
+    return sum(state.game.rules.progressive_relic_points[:count])
 
 
 def score_breakdown(state: Table, seat: int) -> dict[str, int]:
     """Diamonds and Spirit crystals on surviving warriors, and relics."""
     diamonds = spirit = survivors = 0
+    tiles = state.game.rules.tiles
     for space in range(SPACES):
         uid = state.tile[space]
         if uid != EMPTY and state.living[space] and uid // TILES_PER_SEAT == seat:
             survivors += 1
-            diamonds += TILES[uid % TILES_PER_SEAT].diamonds
+            diamonds += tiles[uid % TILES_PER_SEAT].diamonds
             spirit += state.spirit[space]
     relics = relic_points(state, seat)
     return {

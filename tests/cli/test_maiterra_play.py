@@ -51,7 +51,8 @@ def test_the_person_queues_orders_and_sees_them_in_the_plan() -> None:
 def test_teams_at_four_seats_score_together() -> None:
     result = invoke("play", "maiterra", "--seats", "4", "--teams", "--seed", "3", input="1\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "(team 0)/26" in result.output
+    assert "(team" not in result.output  # the team's points show once, under Teams
+    assert "Teams: Red and Blue 0/26 points together · Green and Gold 0/26" in result.output
     assert "Gold" in result.output
 
 

@@ -83,24 +83,58 @@ def render_map(view: Mapping[str, Any]) -> Text:
     return text
 
 
+def _teamed(view: Mapping[str, Any]) -> bool:
+    """Whether the match is played in teams (some side holds two or more seats)."""
+    sides: Sequence[int] = view["sides"]
+    return any(sides.count(side) > 1 for side in sides)
+
+
+def _allies(view: Mapping[str, Any], seat: int) -> list[str]:
+    """The tribes on ``seat``'s team other than its own."""
+    sides: Sequence[int] = view["sides"]
+    tribes: Sequence[str] = view["tribes"]
+    return [tribes[s] for s, side in enumerate(sides) if side == sides[seat] and s != seat]
+
+
+def _teams(view: Mapping[str, Any]) -> Text | None:
+    """The teams, once each: who is allied with whom, their shared points and target."""
+    if not _teamed(view):
+        return None
+    sides: Sequence[int] = view["sides"]
+    text = Text("Teams: ", style="bold")
+    for number, side in enumerate(dict.fromkeys(sides)):
+        members = [s for s, own in enumerate(sides) if own == side]
+        if number:
+            text.append(" · ")
+        for index, seat in enumerate(members):
+            if index:
+                text.append(" and " if index == len(members) - 1 else ", ")
+            text.append(str(view["tribes"][seat]), style=_style(seat))
+        key = str(side)
+        together = " together" if len(members) > 1 else ""
+        text.append(f" {view['side_points'][key]}/{view['targets'][key]} points{together}")
+    return text
+
+
 def _status(view: Mapping[str, Any]) -> Table:
     viewer = view.get("seat")
     sides: Sequence[int] = view["sides"]
+    teamed = _teamed(view)
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    for column in ("seat", "house", "points", *RESOURCES, "people", "cards", "turn"):
-        table.add_column(column, justify="left" if column in ("seat", "house") else "right")
+    columns = ("seat", *(("ally",) if teamed else ()), "house", "points", *RESOURCES)
+    for column in (*columns, "people", "cards", "turn"):
+        table.add_column(column, justify="left" if column in ("seat", "ally", "house") else "right")
     for row in view["seats"]:
         seat = int(row["seat"])
         side = str(sides[seat])
-        points = f"{row['points']}"
-        if sides.count(sides[seat]) > 1:
-            points += f" (team {view['side_points'][side]})"
-        points += f"/{view['targets'][side]}"
+        # On a team the row holds the seat's own points; the team's are under Teams.
+        points = f"{row['points']}" if teamed else f"{row['points']}/{view['targets'][side]}"
         ended = row.get("ended")
         state = "-" if ended is None else "ended" if ended else "planning"
         name = str(row["name"]) + (" (you)" if seat == viewer else "")
         table.add_row(
             Text(name, style=_style(seat)),
+            *((", ".join(_allies(view, seat)) or "-",) if teamed else ()),
             str(row["house"] or ("locked" if row["house_locked"] else "?")),
             points,
             *(str(row[r]) for r in RESOURCES),
@@ -147,6 +181,9 @@ def _own_plan(view: Mapping[str, Any]) -> Text | None:
 def render_maiterra(view: JSON) -> RenderableType:
     """The map, every seat's stores and points, and the viewer's own queue and cards."""
     parts: list[RenderableType] = [_headline(view), render_map(view), _status(view)]
+    teams = _teams(view)
+    if teams is not None:
+        parts.append(teams)
     plan = _own_plan(view)
     if plan is not None:
         parts.append(plan)
@@ -279,7 +316,8 @@ HELP = """\
   F S B H W K C   its buildings: farm, sawmill, brickworks, house, wall, barracks, science
   R3+1            an army: its tribe's initial, 3 soldiers and 1 cavalry
   ~~~~~~~~~       a lake
-  points 8/26     the seat's points and the target; on a team, the team's points
+  points 8/26     the seat's points and the target; in teams, the seat's own points,
+                  its ally in the ally column, the team's points under Teams
   planning/ended  whether the seat has ended this turn"""
 """The in-game ``help``: Maiterra's order forms and the key to the map's marks."""
 

@@ -126,8 +126,8 @@ def test_selfplay_options_reach_the_record() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("selfplay", "maiterra", "--seats", "5"), "2-4 seats, got 5"),
-        (("selfplay", "maiterra", "--seats", "1"), "2-4 seats, got 1"),
+        (("selfplay", "maiterra", "--seats", "5"), "played by 2 to 4 seats, not 5"),
+        (("selfplay", "maiterra", "--seats", "1"), "played by 2 to 4 seats, not 1"),
         (("selfplay", "maiterra", "--option", "teams"), "name=value"),
         (("selfplay", "manafields", "--option", "colour=red"), "no option 'colour'"),
         (("bench", "--game", "manafields", "--option", "turn_limit=x"), "whole number"),
@@ -135,7 +135,7 @@ def test_selfplay_options_reach_the_record() -> None:
         (("arena", "manafields", "--option", "deployment=upside"), "must be one of"),
         (("play", "maatatahay", "--option", "relic_blocks=perhaps"), "true or false"),
         (("play", "maiterra", "--seats", "4", "--teams", "--option", "teams=1212"), "set twice"),
-        (("selfplay", "maatatahay", "--seats", "3"), "2-2 seats, got 3"),
+        (("selfplay", "maatatahay", "--seats", "3"), "played by 2 seats, not 3"),
     ],
 )
 def test_a_bad_seat_count_or_option_is_one_line_and_exit_2(
@@ -170,10 +170,10 @@ def test_play_takes_seats_and_options_and_keeps_teams() -> None:
         "play", "maiterra", "--seats", "4", "--option", "teams=1122", "--seed", "3", input="quit\n"
     )
     assert result.exit_code == 0, result.output
-    assert "(team 0)/26" in result.output
+    assert "Teams: Red and Blue 0/26 points together" in result.output
     flag = invoke("play", "maiterra", "--seats", "4", "--teams", "--seed", "3", input="quit\n")
     assert flag.exit_code == 0, flag.output
-    assert "(team 0)/26" in flag.output
+    assert "Teams: Red and Blue 0/26 points together" in flag.output
 
 
 def test_play_saves_the_options_in_the_record(tmp_path: Path) -> None:

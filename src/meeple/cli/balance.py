@@ -40,10 +40,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.common import (
     OPTION_HELP,
+    bot_names_error,
     console,
     fail,
     needs_extra,
     options_from_text,
+    os_error_words,
     parse_options,
 )
 from meeple.cli.play import default_opponent
@@ -319,7 +321,9 @@ def merge(paths: Iterable[Path]) -> tuple[dict[str, Any], list[dict[str, Any]], 
             data = json.loads(path.read_text(encoding="utf-8"))
             key = (data["game"], data["seats"], data["bots"])
             found = data["rows"]
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except OSError as error:
+            raise InvalidOptions(f"cannot read {str(path)!r}: {os_error_words(error)}") from error
+        except (ValueError, KeyError, TypeError) as error:
             raise InvalidOptions(f"{str(path)!r} is not a balance report: {error}") from error
         if header is None:
             header = data
@@ -554,9 +558,8 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
     configured = parse_options(game, seats, option or [])
     given = options_from_text(configured.info, option or [])  # checked just above
     names = [name.strip() for name in (bots or default_opponent(configured.info.name)).split(",")]
-    unknown = [name for name in names if name not in BOT_NAMES]
-    if unknown or not all(names):
-        raise fail(f"unknown bot(s) {unknown}; known: {', '.join(BOT_NAMES)}")
+    if wrong := bot_names_error([n for n in names if n], BOT_NAMES, least=len(names)):
+        raise fail(wrong)
     try:
         lineup = bots_for_seats(names, configured.seats)
     except ValueError as error:

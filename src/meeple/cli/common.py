@@ -167,13 +167,8 @@ def read_records(path: Path) -> list[MatchRecord]:
     try:
         with path.open("rb") as file:
             data = file.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError as error:
-        raise InvalidRecord(f"cannot read {name}: there is no such file") from error
-    except IsADirectoryError as error:
-        raise InvalidRecord(f"cannot read {name}: it is a folder, not a record file") from error
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        why = error.strerror if isinstance(error, OSError) else "not a file name"
-        raise InvalidRecord(f"cannot read {name}: {(why or str(error)).lower()}") from error
+        raise InvalidRecord(f"cannot read {name}: {os_error_words(error)}") from error
     if len(data) > MAX_RECORD_BYTES:
         raise InvalidRecord(f"{name} is larger than a record may be ({MAX_RECORD_BYTES >> 20} MiB)")
     try:
@@ -212,6 +207,19 @@ def read_record(path: Path, index: int | None = None) -> MatchRecord:
     return pick_record(read_records(path), index, path)
 
 
+def bot_names_error(names: Sequence[str], known: Sequence[str], least: int = 1) -> str | None:
+    """What is wrong with a list of bot names typed (unknown ones, or too few), else None."""
+    unknown = [name for name in names if name not in known]
+    choose = f"the bots are {', '.join(known)}"
+    if unknown:
+        listed = ", ".join(repr(name) for name in unknown)
+        return f"no bot is called {listed}; {choose}"
+    if len(names) < least:
+        many = "one bot" if least == 1 else f"{least} or more bots, comma-separated"
+        return f"give {many}; {choose}"
+    return None
+
+
 def write_record(path: Path, record: MatchRecord) -> None:
     """Write ``record`` to ``path`` (pretty JSON) whole or not at all: into a temporary file
     beside it, then renamed over it, so a crash or Ctrl-C mid-write leaves the last whole
@@ -231,18 +239,25 @@ def write_record(path: Path, record: MatchRecord) -> None:
         raise
 
 
+def os_error_words(error: OSError | ValueError, *, writing: bool = False) -> str:
+    """What an ``OSError`` means, in words (no ``[Errno 2]``); a ``ValueError`` from
+    ``open`` is a file name holding a NUL."""
+    if isinstance(error, FileNotFoundError):
+        return "its folder does not exist" if writing else "there is no such file"
+    if isinstance(error, IsADirectoryError):
+        return "it is a folder"
+    if isinstance(error, NotADirectoryError):
+        return "a part of its path is a file, not a folder"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, OSError):
+        return (error.strerror or "the system refused").lower()
+    return "not a file name"
+
+
 def write_error(path: Path | str, error: OSError | ValueError) -> str:
     """What went wrong writing ``path``, in words (no ``[Errno 2]``)."""
-    name = _file_name(Path(path))
-    if isinstance(error, FileNotFoundError):
-        return f"cannot write {name}: its folder does not exist"
-    if isinstance(error, IsADirectoryError):
-        return f"cannot write {name}: it is a folder"
-    if isinstance(error, PermissionError):
-        return f"cannot write {name}: permission denied"
-    if isinstance(error, OSError):
-        return f"cannot write {name}: {(error.strerror or str(error)).lower()}"
-    return f"cannot write {name}: not a file name"
+    return f"cannot write {_file_name(Path(path))}: {os_error_words(error, writing=True)}"
 
 
 def seat_name(view: JSON, seat: Seat | None) -> str:

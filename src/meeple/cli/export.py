@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import fail, read_records
+from meeple.cli.common import fail, read_records, write_error
 from meeple.core import GameError
 
 FORMATS = ("npz",)
@@ -38,7 +38,9 @@ def export_trajectories(
     target = out if out is not None else records.with_suffix(".npz")
     try:
         arrays = write_npz(read_records(records), target)
-    except (OSError, ValueError, GameError) as error:
+    except OSError as error:
+        raise fail(write_error(target, error)) from error
+    except (ValueError, GameError) as error:
         raise fail(str(error)) from error
     meta = json.loads(str(arrays["meta"]))
     rows = {key: len(value) for key, value in arrays.items() if key.endswith("_action")}

@@ -24,6 +24,7 @@ from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.balance import balance
 from meeple.cli.common import (
     OPTION_HELP,
+    bot_names_error,
     console,
     fail,
     needs_extra,
@@ -32,6 +33,7 @@ from meeple.cli.common import (
     pick_record,
     read_record,
     read_records,
+    write_error,
 )
 from meeple.cli.export import export_trajectories
 from meeple.cli.online import join
@@ -264,7 +266,9 @@ def _print_replay(record: MatchRecord, step: bool) -> None:
             sentence = state.describe_action(seat, action)
             state.apply(seat, action)
         except GameError as error:
-            raise InvalidRecord(f"action #{index - 1} does not replay: {error}") from error
+            raise InvalidRecord(
+                f"action #{index - 1} does not replay (seat {seat}): {error.reason}"
+            ) from error
         out.rule(f"#{index} seat {seat}: {escape(notation)}")
         out.print(escape(sentence))
         out.print(render_view(state.view(None), game.id))
@@ -293,14 +297,16 @@ def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
     """Bots play each other; one match record (JSON, with its seats and options) per line."""
     configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOT_NAMES]
-    if unknown or not names:
-        raise fail(f"unknown bot(s) {unknown}; known: {', '.join(BOT_NAMES)}")
+    if (wrong := bot_names_error(names, BOT_NAMES)) is not None:
+        raise fail(wrong)
     try:
         per_seat = bots_for_seats(names, configured.seats)
     except ValueError as error:
         raise fail(str(error)) from error
-    sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
+    try:
+        sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
+    except (OSError, ValueError) as error:
+        raise fail(write_error(out or Path("-"), error)) from error
     progress = Progress(
         TextColumn("selfplay"),
         BarColumn(),
@@ -346,11 +352,8 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     needs_extra("matplotlib", "plots", "meeple arena (its plot)")
     configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOT_NAMES]
-    if unknown or len(names) < 2:
-        raise fail(
-            f"give two or more known bots (unknown: {unknown}); known: {', '.join(BOT_NAMES)}"
-        )
+    if (wrong := bot_names_error(names, BOT_NAMES, least=2)) is not None:
+        raise fail(wrong)
     cap = move_seconds or None
     total = len(schedule(names, configured, games, seed, cap))
     progress = Progress(

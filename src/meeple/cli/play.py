@@ -78,6 +78,16 @@ BOT_MOVE_SECONDS = 1.0
 """A searching bot stops after this long, whatever its level's iterations."""
 
 
+def error_words(error: Exception) -> str:
+    """An error as the person at the prompt reads it: a game's reason without the seat and
+    action id it quotes for programs (``seat 0, action 66: ...``); the reason names both."""
+    if not isinstance(error, GameError):
+        return str(error)
+    if isinstance(error.action, str):  # the text typed: quoted, as every error quotes its input
+        return f"{excerpt(error.action)}: {error.reason}"
+    return error.reason
+
+
 class Quit(Exception):
     """The person asked to leave, or the input ended."""
 
@@ -204,7 +214,7 @@ class PlaySession:
                     return
             except (ValueError, OSError) as error:  # GameError is a ValueError
                 # Whatever the line held, the prompt explains and asks again.
-                self.error(str(error))
+                self.error(error_words(error))
 
     def entry(self, seat: Seat, actions: list[Action], line: str) -> bool:
         """Act on one entry; True when the seat's decision is made (or the state changed)."""
@@ -231,7 +241,7 @@ class PlaySession:
         try:
             return self.state.parse_action(seat, line)
         except GameError as error:
-            self.error(str(error))
+            self.error(error_words(error))
             return None
 
     def command(self, line: str, seat: Seat) -> bool | None:
@@ -316,7 +326,7 @@ class PlaySession:
                 return False
             state = record.replay()
         except GameError as error:
-            self.error(str(error))
+            self.error(error_words(error))
             return False
         self.game, self.record, self.state = record.game(), record, state
         self.branches = branches_of(record)

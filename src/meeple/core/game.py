@@ -193,9 +193,12 @@ class Game(ABC):
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise InvalidOptions(f"seat count must be an integer, got {seats!r}")
         if not info.min_seats <= seats <= info.max_seats:
-            raise InvalidOptions(
-                f"{info.title} is for {info.min_seats}-{info.max_seats} seats, got {seats}"
+            counts = (
+                str(info.min_seats)
+                if info.min_seats == info.max_seats
+                else f"{info.min_seats} to {info.max_seats}"
             )
+            raise InvalidOptions(f"{info.title} is played by {counts} seats, not {seats}")
         if options is not None and not isinstance(options, Mapping):
             raise InvalidOptions(f"options must be a mapping of names to values, got {options!r}")
         given = dict(options or {})
@@ -406,7 +409,7 @@ class State(ABC):
         if not deciding:
             raise GameOver("the match is over", seat=seat, action=action)
         if seat not in deciding:
-            raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat, action=action)
+            raise NotYourDecision(_deciding_words(deciding), seat=seat, action=action)
         game.check_action_range(action)
         if action not in self._legal_actions(seat):
             why = self.why_illegal(seat, action)
@@ -433,7 +436,7 @@ class State(ABC):
         if not deciding:
             raise GameOver("the match is over", seat=seat, action="hand_in")
         if seat not in deciding:
-            raise NotYourDecision(f"seats {list(deciding)} decide now", seat=seat, action="hand_in")
+            raise NotYourDecision(_deciding_words(deciding), seat=seat, action="hand_in")
         return self._hand_in_action(seat)
 
     def hand_in(self, seat: Seat) -> list[Event]:
@@ -572,6 +575,14 @@ class State(ABC):
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _deciding_words(deciding: Sequence[Seat]) -> str:
+    """``only seat 1 may decide now`` / ``seats 0 and 2 decide now``."""
+    if len(deciding) == 1:
+        return f"only seat {deciding[0]} may decide now"
+    seats = ", ".join(str(s) for s in deciding[:-1]) + f" and {deciding[-1]}"
+    return f"seats {seats} decide now"
 
 
 def legal_actions_by_seat(state: State) -> dict[Seat, list[Action]]:

@@ -114,7 +114,9 @@ class MatchRecord:
             try:
                 state.apply(seat, action)
             except GameError as error:
-                raise InvalidRecord(f"action #{index} does not replay: {error}") from error
+                raise InvalidRecord(
+                    f"action #{index} does not replay (seat {seat}): {error.reason}"
+                ) from error
             if yield_each:
                 yield state
         if not yield_each:

@@ -80,7 +80,32 @@ def parse_action(text: str) -> int:
         if (energy, spirit) not in KEEPS:
             raise InvalidAction("storage keeps at most 4 crystals", action=text)
         return finish_action(FACINGS.index(match.group(1).upper()), energy, spirit)
+    if near := _near_miss(clean):
+        raise InvalidAction(near, action=text)
     raise InvalidAction(
         "not Maatatahay notation; try 'pick 2', 'first W', 'c3', 'c3 s1' or 'N keep 1e0s'",
         action=text,
     )
+
+
+_LOOSE_PICK = re.compile(r"^pick\s*([0-9]{1,9})$")
+_LOOSE_ORDER = re.compile(r"^first\s*(\S+)$")
+_LOOSE_PLACE = re.compile(r"^([a-z])([0-9]{1,9})(?:\s*s([0-9]{1,9}))?$")
+
+
+def _near_miss(clean: str) -> str | None:
+    """What is wrong with an entry in a Maatatahay form whose number or letter is out of
+    range (``pick 9``, ``f7``, ``c3 s5``, ``first x``), or None."""
+    if match := _LOOSE_PICK.match(clean):
+        return f"there is no pair {match.group(1)}: the stream shows pairs 1 to {PICKS}"
+    if match := _LOOSE_ORDER.match(clean):
+        return f"first names the tribe to place first by its letter, B or W; got {match.group(1)!r}"
+    if match := _LOOSE_PLACE.match(clean):
+        if match.group(1) not in FILES or not 1 <= int(match.group(2)) <= SIZE:
+            space = match.group(1) + match.group(2)
+            return f"there is no space {space}: the board's spaces are a1 to {FILES[-1]}{SIZE}"
+        return (
+            f"a warrior pays for the Temple Relic with 1 to 4 Spirit (s1 to s4); "
+            f"got s{match.group(3)}"
+        )
+    return None

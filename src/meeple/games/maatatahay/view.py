@@ -128,7 +128,7 @@ def describe(state: MaatatahayState, seat: Seat, action: Action) -> str:
         name = "a warrior"
         if state.pair is not None:
             tile = TILES[state.pair[seat]]
-            name = f"{tile.name} ({tile.fangs} fangs)"
+            name = f"{tile.name} ({tile.fangs} {'fang' if tile.fangs == 1 else 'fangs'})"
         text = f"{who} places {name} on {space_name(space)}"
         if paid:
             cost = state.relic_cost(seat, space) if state.relic[space] else paid

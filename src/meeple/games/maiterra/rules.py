@@ -49,6 +49,7 @@ from meeple.games.maiterra.data import (
     cell_name,
 )
 from meeple.games.maiterra.notation import DECODED, Order
+from meeple.games.maiterra.reasons import why_order
 from meeple.games.maiterra.tables import (
     BUILD_IDS,
     CLAIM_IDS,
@@ -534,12 +535,7 @@ class MaiterraState(State):
             return f"orders are queued in a turn; this is the {phase} phase"
         if len(self.queue[seat]) >= self.game.rules.max_orders:
             return f"a seat queues at most {self.game.rules.max_orders} orders a turn; end the turn"
-        budget = self.budget(seat)
-        held = {RESOURCES[i]: budget.res[i] for i in range(4)}
-        return (
-            f"it cannot be done or paid for with what you have left this turn "
-            f"({held}, {budget.idle} idle people, cards {[CARD_NAMES[c] for c in budget.cards]})"
-        )
+        return why_order(self, seat, order, self.budget(seat))
 
     # -- transitions -------------------------------------------------------------------
 

@@ -25,10 +25,24 @@ def test_a_game_built_from_other_cards_plays_them_and_is_not_the_published_one()
     assert Manafields().new_initial_state(seed=3).hp[2] == RULES.rosters[0][2].hp
 
 
-def test_other_numbers_than_the_cards_are_refused() -> None:
+def test_a_game_built_from_other_turn_numbers_plays_them() -> None:
     raw = published_json()
-    raw["turn"]["lead_to_win"] += 1
-    with pytest.raises(ValueError, match="unit cards only"):
+    raw["turn"]["first_turn_order_points"] += 3
+    raw["turn"]["second_player_start_points"] += 1
+    state = Manafields(rules=rules_from_json(raw)).new_initial_state(seed=3)
+    published = Manafields().new_initial_state(seed=3)
+    assert state.op == published.op + 3
+    assert state.score[1] == published.score[1] + 1
+
+
+@pytest.mark.parametrize(
+    ("part", "key"),
+    [("turn", "max_turn_limit"), ("orders", "free_move_if_no_enemy_within")],
+)
+def test_numbers_the_tables_and_options_are_built_on_are_refused(part: str, key: str) -> None:
+    raw = published_json()
+    raw[part][key] += 1
+    with pytest.raises(ValueError, match="published board only"):
         Manafields(rules=rules_from_json(raw))
 
 

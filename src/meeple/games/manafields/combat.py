@@ -36,9 +36,6 @@ from meeple.games.manafields.data import (
 )
 from meeple.games.manafields.position import Position
 
-EFFECTS = RULES.effects
-SCORING = RULES.scoring
-TURN = RULES.turn
 NO_TURN = -10
 """``last_order`` / ``targeted`` of a unit that never had one (long before turn 0)."""
 
@@ -82,7 +79,7 @@ def attack_dice(state: Position, slot: int, fight: bool) -> tuple[int, int]:
     hp = state.hp[slot]
     dice = hp
     if fight and state.faction_of(slot) == ORCS and unit.is_troop and hp < unit.hp:
-        dice = min(hp + EFFECTS["orcs_injured_extra_dice"], unit.hp)
+        dice = min(hp + state.game.rules.effects["orcs_injured_extra_dice"], unit.hp)
     auto = 0
     if (unit.kind == INFANTRY and state.targeted[slot] == state.turn - 1) or (
         unit.kind == ARCHERS and not state.ordered[slot] and state.last_order[slot] < state.turn - 2
@@ -92,9 +89,9 @@ def attack_dice(state: Position, slot: int, fight: bool) -> tuple[int, int]:
 
 
 def to_hit_bonus(state: Position, slot: int) -> int:
-    bonus = EFFECTS["bless_to_hit"] if state.blessed[slot] else 0
+    bonus = state.game.rules.effects["bless_to_hit"] if state.blessed[slot] else 0
     if OBJECTIVE_OF[state.pos[slot]] >= 0 and hero_on_objective(state, slot):
-        bonus += EFFECTS["objective_hero_to_hit"]
+        bonus += state.game.rules.effects["objective_hero_to_hit"]
     return bonus
 
 
@@ -102,21 +99,23 @@ def damage_per_die(state: Position, slot: int, target: int, fight: bool) -> int:
     unit = state.unit[slot]
     damage = unit.damage
     if BEATS.get(unit.kind) == state.unit[target].kind:
-        damage += EFFECTS["rock_paper_scissors_damage"]
+        damage += state.game.rules.effects["rock_paper_scissors_damage"]
     if (
         fight
         and unit.is_troop
         and state.faction_of(slot) == HUMANS
         and adjacent_to_friend(state, slot)
     ):
-        damage += EFFECTS["humans_adjacent_damage"]
+        damage += state.game.rules.effects["humans_adjacent_damage"]
     if state.inspired[slot]:
-        damage += EFFECTS["inspire_damage"]
+        damage += state.game.rules.effects["inspire_damage"]
     return damage
 
 
 def armour(state: Position, slot: int) -> int:
-    return state.unit[slot].armour + (EFFECTS["ward_armour"] if state.warded[slot] else 0)
+    return state.unit[slot].armour + (
+        state.game.rules.effects["ward_armour"] if state.warded[slot] else 0
+    )
 
 
 def attack(state: Position, slot: int, target: int, fight: bool, events: list[Event]) -> None:
@@ -171,9 +170,11 @@ def destroy(state: Position, slot: int, events: list[Event]) -> None:
     state.occupied &= ~(1 << BIT[square])
     events.append(Event("destroyed", owner, {"unit": slot, "square": NAMES[square]}))
     if owner != state.active:
-        state.morale[state.active] = min(state.morale[state.active] + 1, TURN["morale_max"])
+        state.morale[state.active] = min(
+            state.morale[state.active] + 1, state.game.rules.turn["morale_max"]
+        )
     if unit.kind == GENERAL and slot == state.general[owner]:
-        state.owed[enemy] += SCORING["enemy_general_killed"]
+        state.owed[enemy] += state.game.rules.scoring["enemy_general_killed"]
         events.append(Event("general_killed", owner, {"unit": slot}))
     if (
         unit.kind != ZOMBIE
@@ -184,7 +185,7 @@ def destroy(state: Position, slot: int, events: list[Event]) -> None:
 
 
 def _undead_hero_near(state: Position, seat: int, square: int) -> bool:
-    reach = EFFECTS["undead_raise_distance"]
+    reach = state.game.rules.effects["undead_raise_distance"]
     for hero in range(len(state.hp)):
         if (
             state.hp[hero] > 0
@@ -256,7 +257,7 @@ def explode(state: Position, slot: int, events: list[Event]) -> None:
     for neighbour in ORTH[square]:
         victim = state.occ[neighbour]
         if victim >= 0:
-            deal_damage(state, victim, EFFECTS["zombie_explosion_damage"], events)
+            deal_damage(state, victim, state.game.rules.effects["zombie_explosion_damage"], events)
 
 
 __all__ = [

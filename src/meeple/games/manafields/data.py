@@ -143,14 +143,18 @@ class RuleData:
         return types
 
     def same_board(self, other: RuleData) -> bool:
-        """Whether ``other`` has these rules' board, turn, scoring, order and effect
-        numbers: everything but the unit cards."""
+        """Whether ``other`` has these rules' board (size, deployment zones, terrain,
+        objectives), turn limits (the ``turn_limit`` option's default and bounds) and free
+        Move distance: the numbers the square tables and the game's options are built on.
+        The cards, scoring, order costs, effects and the rest of the turn may differ."""
+        fixed = ("default_turn_limit", "max_turn_limit")
+        free = "free_move_if_no_enemy_within"
         return (
             (self.width, self.height, self.deployment_rows, self.terrain)
             == (other.width, other.height, other.deployment_rows, other.terrain)
             and self.objective_squares == other.objective_squares
-            and (self.turn, self.scoring, self.orders, self.effects)
-            == (other.turn, other.scoring, other.orders, other.effects)
+            and all(self.turn[k] == other.turn.get(k) for k in fixed)
+            and self.orders[free] == other.orders.get(free)
         )
 
 

@@ -31,11 +31,10 @@ from meeple.games.manafields.data import (
 )
 from meeple.games.manafields.position import Position
 
-ORDERS = RULES.orders
-EFFECTS = RULES.effects
 OPEN_MASK = BOARD_MASK & ~TERRAIN_MASK
-FREE_MOVE_DISTANCE = ORDERS["free_move_if_no_enemy_within"]
-MOVE_COST, MOVE_FROM_ADJACENT_COST = ORDERS["move"], ORDERS["move_from_adjacent"]
+FREE_MOVE_DISTANCE = RULES.orders["free_move_if_no_enemy_within"]
+"""A Move is free with no enemy within this distance (fixed: :data:`NEAR_BITS` is built on it;
+:meth:`~meeple.games.manafields.data.RuleData.same_board` keeps it)."""
 
 
 def _bits(squares: Iterable[int]) -> int:
@@ -131,16 +130,18 @@ def legal_orders(state: Position, seat: int) -> list[int]:
     op = state.op
     free = OPEN_MASK & ~state.occupied
     ordered, elf_free = state.ordered, state.elf_free
+    orders = state.game.rules.orders
+    move_cost, adjacent_cost = orders["move"], orders["move_from_adjacent"]
     for slot in mine:
         square = pos[slot]
         if slot == elf_free:
             cost = 0
         elif ORTH_BITS[square] & enemies:
-            cost = MOVE_FROM_ADJACENT_COST
+            cost = adjacent_cost
         elif not ordered[slot] and not near >> BIT[square] & 1:
             cost = 0
         else:
-            cost = MOVE_COST
+            cost = move_cost
         if cost <= op:
             out += move_ids(slot, square, unit[slot].speed, free)
     if state.fight_cost() <= op:

@@ -54,9 +54,6 @@ from meeple.games.manafields.data import (
 )
 from meeple.games.manafields.legal import FREE_MOVE_DISTANCE, legal_orders, reach
 
-TURN = RULES.turn
-ORDERS = RULES.orders
-EFFECTS = RULES.effects
 OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
 NO_TURN = combat.NO_TURN
 _SCALARS = (
@@ -98,22 +95,23 @@ class ManafieldsRulebook(Game):
         options: Mapping[str, Any] | None = None,
         rules: RuleData | None = None,
     ) -> None:
-        """``rules``: the cards to play with instead of the published ones (a balance
+        """``rules``: the numbers to play with instead of the published ones (a balance
         search's candidate, :func:`~meeple.games.manafields.data.rules_from_json`); the game
-        plays their cards of its rules version. Only the cards may differ.
+        plays their cards of its rules version. The board may not differ
+        (:meth:`~meeple.games.manafields.data.RuleData.same_board`).
 
         Raises:
             InvalidOptions: as :class:`Game` does.
-            ValueError: when ``rules`` differ from the published ones in more than the unit
-                cards, or have no cards for this rules version.
+            ValueError: when ``rules`` have another board, or no cards for this rules
+                version.
         """
         super().__init__(seats, options)
         if rules is None:
             self.rules = _published_at(self.info.version)
         elif not RULES.same_board(rules):
             raise ValueError(
-                "Manafields takes other unit cards only; the board, turn, scoring, order and "
-                "effect numbers are the published ones"
+                "Manafields takes other cards and numbers on the published board only: the "
+                "board, objectives, turn limits and free Move distance are the published ones"
             )
         else:
             self.rules = rules.at(self.info.version)
@@ -199,7 +197,7 @@ class ManafieldsState(State):
     def __init__(self, game: ManafieldsRulebook) -> None:
         self.game = game
         self.factions = (HUMANS, ORCS)
-        self.turn_limit = TURN["default_turn_limit"]
+        self.turn_limit = self.game.rules.turn["default_turn_limit"]
         self.unit: list[UnitType] = [game.rules.zombie] * SLOTS
         self.owner = [slot // ARMY for slot in range(SLOTS)]
         self.general = (0, ARMY)
@@ -258,8 +256,8 @@ class ManafieldsState(State):
                 state.unit[slot] = unit
                 state.hp[slot] = unit.hp
                 state.place(slot, seat_square(seat, squares[index]))
-        state.score[1] = TURN["second_player_start_points"]
-        state.op = TURN["first_turn_order_points"]
+        state.score[1] = game.rules.turn["second_player_start_points"]
+        state.op = game.rules.turn["first_turn_order_points"]
         return state
 
     def place(self, slot: int, square: int) -> None:
@@ -312,25 +310,25 @@ class ManafieldsState(State):
         if slot == self.elf_free:
             return 0
         if self.enemy_adjacent(slot):
-            return ORDERS["move_from_adjacent"]
+            return self.game.rules.orders["move_from_adjacent"]
         if not self.ordered[slot] and not self.enemy_within(slot, FREE_MOVE_DISTANCE):
             return 0
-        return ORDERS["move"]
+        return self.game.rules.orders["move"]
 
     def fight_cost(self) -> int:
-        if self.frenzy and self.fights_issued < EFFECTS["orcs_free_fights"]:
+        if self.frenzy and self.fights_issued < self.game.rules.effects["orcs_free_fights"]:
             return 0
-        return ORDERS["fight"]
+        return self.game.rules.orders["fight"]
 
     def shoot_cost(self, slot: int) -> int:
         if self.unit[slot].kind == ARCHERS and not self.moved[slot]:
-            return ORDERS["archer_shoot_unmoved"]
-        return ORDERS["shoot"]
+            return self.game.rules.orders["archer_shoot_unmoved"]
+        return self.game.rules.orders["shoot"]
 
     def ability_cost(self, slot: int) -> int:
         if slot == self.general[self.owner[slot]] and self.unit[slot].kind == GENERAL:
-            return ORDERS["general_heroic_ability"]
-        return ORDERS["heroic_ability"]
+            return self.game.rules.orders["general_heroic_ability"]
+        return self.game.rules.orders["heroic_ability"]
 
     def general_alive(self, seat: int) -> bool:
         slot = self.general[seat]
@@ -415,7 +413,7 @@ class ManafieldsState(State):
 
     def faction_ready(self, seat: int) -> bool:
         """5 Morale, and the ability would do something now."""
-        if self.morale[seat] < TURN["faction_ability_morale"] or self.picks:
+        if self.morale[seat] < self.game.rules.turn["faction_ability_morale"] or self.picks:
             return False
         faction = self.factions[seat]
         if faction == HUMANS:
@@ -553,7 +551,7 @@ class ManafieldsState(State):
             combat.rise(self, target, self.owner[slot], events)
 
     def _faction_ability(self, seat: int, events: list[Event]) -> None:
-        self.morale[seat] -= TURN["faction_ability_morale"]
+        self.morale[seat] -= self.game.rules.turn["faction_ability_morale"]
         faction = self.factions[seat]
         events.append(Event("faction_ability", seat, {"faction": RULES.faction_titles[faction]}))
         if faction == HUMANS:
@@ -561,7 +559,7 @@ class ManafieldsState(State):
         elif faction == ORCS:
             self.frenzy = True
         else:
-            self.picks = TURN["faction_picks"]
+            self.picks = self.game.rules.turn["faction_picks"]
             self.picked = []
             self._next_pick(seat, used=False)
 

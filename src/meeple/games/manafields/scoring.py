@@ -17,17 +17,13 @@ from meeple.games.manafields.combat import hero_on_objective
 from meeple.games.manafields.data import OBJECTIVE_OF, OBJECTIVES, RULES, SLOTS
 from meeple.games.manafields.position import Position
 
-TURN = RULES.turn
-EFFECTS = RULES.effects
-SCORING = RULES.scoring
-
 
 def control_weight(state: Position, seat: int) -> int:
     """What each of a seat's units counts on an objective: nothing while its General stands
     alive in its deployment zone; 3 under the Humans' Faction Ability."""
     if state.general_in_zone(seat):
         return 0
-    return EFFECTS["humans_control_weight"] if state.rally[seat] else 1
+    return state.game.rules.effects["humans_control_weight"] if state.rally[seat] else 1
 
 
 def controller(state: Position, objective: int) -> int:
@@ -59,8 +55,8 @@ def points_now(
     if state.general_alive(seat):
         on = OBJECTIVE_OF[state.pos[state.general[seat]]]
         if on >= 0 and on in held:
-            general = SCORING["general_on_objective"]
-    objectives = len(held) * SCORING["objective"]
+            general = state.game.rules.scoring["general_on_objective"]
+    objectives = len(held) * state.game.rules.scoring["objective"]
     killed = state.owed[seat]
     return {
         "objectives": objectives,
@@ -80,7 +76,7 @@ def end_turn(state: Position, events: list[Event]) -> None:
     state.score[seat] += points["total"]
     events.append(Event("score", seat, {**points, "score": list(state.score)}))
     other = 1 - seat
-    if state.score[seat] - state.score[other] >= TURN["lead_to_win"]:
+    if state.score[seat] - state.score[other] >= state.game.rules.turn["lead_to_win"]:
         finish(state, seat, "lead", events)
         return
     if state.turn + 1 >= 2 * state.turn_limit:
@@ -104,7 +100,7 @@ def start_turn(state: Position, events: list[Event]) -> None:
     """3 OP; this turn's orders and effects cleared; the seat's wards and rally end ("until
     your next turn"); units on an objective with a friendly Hero heal 1 HP."""
     seat = state.active
-    state.op = TURN["order_points"]
+    state.op = state.game.rules.turn["order_points"]
     for flags in (
         state.ordered,
         state.moved,
@@ -131,6 +127,6 @@ def start_turn(state: Position, events: list[Event]) -> None:
             and state.hp[slot] < state.unit[slot].hp
             and hero_on_objective(state, slot)
         ):
-            state.hp[slot] += EFFECTS["objective_hero_heal"]
+            state.hp[slot] += state.game.rules.effects["objective_hero_heal"]
             healed.append(slot)
     events.append(Event("turn", seat, {"turn": state.turn, "op": state.op, "healed": healed}))

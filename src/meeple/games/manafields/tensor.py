@@ -30,8 +30,6 @@ from meeple.games.manafields.data import (
     unit_types,
 )
 from meeple.games.manafields.rules import ManafieldsState
-from meeple.games.manafields.scoring import EFFECTS as EFFECT_NUMBERS
-from meeple.games.manafields.scoring import SCORING
 
 SEATS = 2
 TYPES = tuple(UNIT_TYPES)
@@ -39,8 +37,6 @@ TYPES = tuple(UNIT_TYPES)
 TURNS = 2 * RULES.turn["max_turn_limit"] + 2
 POINTS = 1000
 OBJECTIVE_SQUARES = RULES.objective_squares
-CONTROL_WEIGHT = EFFECT_NUMBERS["humans_control_weight"]
-OBJECTIVE_POINTS, GENERAL_POINTS = SCORING["objective"], SCORING["general_on_objective"]
 SLOT_FLAGS = (
     "ordered",
     "moved",
@@ -214,6 +210,7 @@ def _control(state: ManafieldsState) -> tuple[list[int], tuple[int, int]]:
     looked at once rather than once per objective and seat (the tests hold the vectors to
     theirs)."""
     hp, owner, unit, pos, occ = state.hp, state.owner, state.unit, state.pos, state.occ
+    numbers = state.game.rules
     in_zone = [False, False]
     general_on = [-1, -1]
     weights = [1, 1]
@@ -227,7 +224,7 @@ def _control(state: ManafieldsState) -> tuple[list[int], tuple[int, int]]:
         if in_zone[seat]:
             weights[seat] = 0
         elif state.rally[seat]:
-            weights[seat] = CONTROL_WEIGHT
+            weights[seat] = numbers.effects["humans_control_weight"]
     controllers = []
     for squares in OBJECTIVE_SQUARES:
         counts = [0, 0]
@@ -242,8 +239,9 @@ def _control(state: ManafieldsState) -> tuple[list[int], tuple[int, int]]:
             continue
         held = controllers.count(seat)
         on = general_on[seat]
-        general = GENERAL_POINTS if on >= 0 and controllers[on] == seat else 0
-        points[seat] = held * OBJECTIVE_POINTS + general + state.owed[seat]
+        scoring = numbers.scoring
+        general = scoring["general_on_objective"] if on >= 0 and controllers[on] == seat else 0
+        points[seat] = held * scoring["objective"] + general + state.owed[seat]
     return controllers, (points[0], points[1])
 
 

@@ -245,7 +245,7 @@ class ManafieldsHeuristic:
 
     def _explosion(self, state: ManafieldsState, seat: int, slot: int) -> float:
         value = 0.0
-        blast = RULES.effects["zombie_explosion_damage"]
+        blast = state.game.rules.effects["zombie_explosion_damage"]
         for n in ORTH[state.pos[slot]]:
             victim = state.occ[n]
             if victim >= 0:

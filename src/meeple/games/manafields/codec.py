@@ -84,13 +84,6 @@ TOP = (
     "units", "rng",
 )  # fmt: skip
 UNIT = ("slot", "type", "owner", "hp", "square", "last_order", "targeted", *FLAGS)
-TURN = RULES.turn
-MOST_PER_TURN = (
-    OBJECTIVES * RULES.scoring["objective"]
-    + RULES.scoring["general_on_objective"]
-    + RULES.scoring["enemy_general_killed"]
-)
-"""The most points a seat can score at the end of one of its turns."""
 
 
 def state_from_json(game: ManafieldsRulebook, data: JSON) -> ManafieldsState:
@@ -116,26 +109,28 @@ def state_from_json(game: ManafieldsRulebook, data: JSON) -> ManafieldsState:
             f"got {excerpt(top.raw('factions'))}"
         )
     state.factions = (FACTIONS.index(factions[0]), FACTIONS.index(factions[1]))
+    numbers = game.rules
+    turn = numbers.turn
     limit = game.option("turn_limit")
     state.turn_limit = top.integer("turn_limit", limit, limit)
     state.turn = top.integer("turn", 0, 2 * limit - 1)
     state.active = top.integer("active", 0, 1)
     if state.active != state.turn % 2:
         raise InvalidState("seat 0 plays the even turns, seat 1 the odd ones")
-    most_op = TURN["first_turn_order_points"] if state.turn == 0 else TURN["order_points"]
+    most_op = turn["first_turn_order_points"] if state.turn == 0 else turn["order_points"]
     state.op = top.integer("op", 0, most_op)
-    state.morale = _two(top, "morale", lambda v, w: expect_int(v, w, 0, TURN["morale_max"]))
+    state.morale = _two(top, "morale", lambda v, w: expect_int(v, w, 0, turn["morale_max"]))
     state.owed = _two(
-        top, "owed", lambda v, w: expect_int(v, w, 0, RULES.scoring["enemy_general_killed"])
+        top, "owed", lambda v, w: expect_int(v, w, 0, numbers.scoring["enemy_general_killed"])
     )
     state.rally = _two(top, "rally", expect_bool)
     state.frenzy = top.flag("frenzy")
-    free_fights = RULES.effects["orcs_free_fights"]
-    state.fights_issued = top.integer("fights_issued", 0, TURN["order_points"] + free_fights)
-    state.picks = top.integer("picks", 0, TURN["faction_picks"])
+    free_fights = numbers.effects["orcs_free_fights"]
+    state.fights_issued = top.integer("fights_issued", 0, turn["order_points"] + free_fights)
+    state.picks = top.integer("picks", 0, turn["faction_picks"])
     state.picked = [
         _slot(s, f"state.picked[{i}]")
-        for i, s in enumerate(top.items("picked", max_len=TURN["faction_picks"]))
+        for i, s in enumerate(top.items("picked", max_len=turn["faction_picks"]))
     ]
     elf_free = top.raw("elf_free")
     state.elf_free = -1 if elf_free is None else _slot(elf_free, "state.elf_free")
@@ -165,8 +160,15 @@ def _most_points(state: ManafieldsState, seat: int) -> int:
     """The most points ``seat`` can hold: its start, and the most a turn brings for every
     turn it has ended (the one being played too, once the match is over)."""
     ended = (state.turn + 1 - seat) // 2 + (1 if state.winner >= 0 and state.active == seat else 0)
-    start = TURN["second_player_start_points"] if seat == 1 else 0
-    return start + ended * MOST_PER_TURN
+    numbers = state.game.rules
+    scoring = numbers.scoring
+    most_per_turn = (
+        OBJECTIVES * scoring["objective"]
+        + scoring["general_on_objective"]
+        + scoring["enemy_general_killed"]
+    )  # the most points a seat can score at the end of one of its turns
+    start = numbers.turn["second_player_start_points"] if seat == 1 else 0
+    return start + ended * most_per_turn
 
 
 def _slot(value: Any, what: str) -> int:
@@ -237,7 +239,7 @@ def _check_turn(state: ManafieldsState) -> None:
     if (
         state.picks
         and faction == ELVES
-        and len(state.picked) + state.picks != TURN["faction_picks"]
+        and len(state.picked) + state.picks != state.game.rules.turn["faction_picks"]
     ):
         raise InvalidState("the Elves' picks so far and to come make the Faction Ability's")
     free = state.elf_free
@@ -248,7 +250,7 @@ def _check_turn(state: ManafieldsState) -> None:
         and state.fought[free]
     ):
         raise InvalidState("the Elves' free move belongs to a living unit of theirs that fought")
-    lead = TURN["lead_to_win"]
+    lead = state.game.rules.turn["lead_to_win"]
     ahead = state.score[active] - state.score[1 - active]
     if state.winner < 0:
         if state.turn > 0 and -ahead >= lead:

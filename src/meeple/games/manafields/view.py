@@ -83,7 +83,7 @@ def view(state: ManafieldsState, seat: Seat | None) -> JSON:
         "morale": list(state.morale),
         "score": list(state.score),
         "lead": [state.score[0] - state.score[1], state.score[1] - state.score[0]],
-        "lead_to_win": RULES.turn["lead_to_win"],
+        "lead_to_win": state.game.rules.turn["lead_to_win"],
         "points_now": [state.points_now(s)["total"] for s in (0, 1)],
         "owed": list(state.owed),
         "rally": list(state.rally),

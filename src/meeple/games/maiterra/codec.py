@@ -29,6 +29,7 @@ from meeple.games.maiterra.data import (
     RESOURCES,
     RULES,
     SCIENCE,
+    RuleData,
     cell_name,
     cell_of,
 )
@@ -179,9 +180,9 @@ def _read_armies(state: MaiterraState, armies: list[Any]) -> None:
             state.cavalry[seat][cell] = expect_int(cavalry, f"{what}[1]", 0, MAX_UNITS)
 
 
-def _read_seat(state: MaiterraState, seat: int, row: Fields, rules: Any) -> None:
+def _read_seat(state: MaiterraState, seat: int, row: Fields, rules: RuleData) -> None:
     state.res[seat] = [row.integer(name, 0, rules.storage_cap) for name in RESOURCES]
-    houses = RULES.buildings[HOUSE].per_field * CELLS
+    houses = rules.buildings[HOUSE].per_field * CELLS
     state.people[seat] = row.integer(
         "people", 0, rules.people_base_cap + rules.cap_per_house * houses
     )

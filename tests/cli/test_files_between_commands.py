@@ -76,7 +76,18 @@ def by_game_over_offer(folder: Path) -> Path:
     return path
 
 
+def by_server_download(folder: Path) -> Path:
+    """The body of ``GET /api/matches/{id}/record``: the record's ``to_json()`` as JSON on
+    one line (FastAPI's encoding), as ``curl -o`` saves it."""
+    record = read_record(by_play_save_flag(folder))
+    record.players = ["Wazu", "random"]  # the server names people by their account
+    path = folder / "download.json"
+    path.write_text(json.dumps(record.to_json(), separators=(",", ":")), encoding="utf-8")
+    return path
+
+
 PRODUCERS: dict[str, Callable[[Path], Path]] = {
+    "server's record download": by_server_download,
     "selfplay --out": by_selfplay,
     "play --save": by_play_save_flag,
     "play's save": by_in_game_save,
@@ -256,3 +267,10 @@ def test_load_of_a_hot_seat_match_stays_hot_seat(tmp_path: Path) -> None:
 def test_selfplay_records_name_their_bots_for_load(tmp_path: Path) -> None:
     record: MatchRecord = read_records(by_selfplay(tmp_path))[0]
     assert record.players is not None
+
+
+def test_play_save_to_a_folder_that_is_not_there_stops_before_the_match() -> None:
+    result = invoke("play", "maatatahay", "--save", "/nowhere/at/all.json", input="quit\n")
+    assert result.exit_code == 2
+    assert "cannot write '/nowhere/at/all.json': its folder does not exist" in result.output
+    assert "Balan>" not in result.output

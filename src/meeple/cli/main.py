@@ -34,6 +34,7 @@ from meeple.cli.common import (
     read_record,
     read_records,
     write_error,
+    write_record,
 )
 from meeple.cli.export import export_trajectories
 from meeple.cli.online import join
@@ -180,8 +181,11 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
     if load is not None and bot is not None:
         out.print(f"Loaded {escape(str(load))}: you play seat {seat} against the {vs} bot.")
     session = PlaySession(configured, record, humans, bot, out, _line_reader, save_path=save)
-    session.autosave()
     if save is not None:
+        try:
+            write_record(save, record)
+        except (OSError, ValueError) as error:
+            raise fail(write_error(save, error)) from error
         out.print(f"The match is written to {escape(str(save))} as it goes.")
     session.run()
 

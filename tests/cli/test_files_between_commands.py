@@ -274,3 +274,13 @@ def test_play_save_to_a_folder_that_is_not_there_stops_before_the_match() -> Non
     assert result.exit_code == 2
     assert "cannot write '/nowhere/at/all.json': its folder does not exist" in result.output
     assert "Balan>" not in result.output
+
+
+def test_in_game_load_of_many_asks_which(tmp_path: Path) -> None:
+    path = by_selfplay(tmp_path)
+    result = invoke(
+        "play", "maatatahay", "--seed", "9", "--vs", "random",
+        input=f"load {path}\nload {path} 2\nquit\n",
+    )  # fmt: skip
+    assert "holds 2 match records; load one with load FILE N (1 to 2)" in result.output
+    assert f"Loaded {path}" in result.output

@@ -20,8 +20,10 @@ from meeple.games.maiterra.data import (
     cell_name,
     path_name,
 )
+from meeple.games.maiterra.notation import Order
+from meeple.games.maiterra.reasons import why_order
 from meeple.games.maiterra.resolve import resolve_turn
-from meeple.games.maiterra.rules import MaiterraRulebook, MaiterraState
+from meeple.games.maiterra.rules import Budget, MaiterraRulebook, MaiterraState
 from meeple.games.maiterra.view import describe, resample, view
 
 
@@ -97,6 +99,9 @@ class Maiterra(MaiterraRulebook):
 
     def describe_move(self, state: MaiterraState, seat: Seat, action: Action) -> str:
         return describe(state, seat, action)
+
+    def order_reason(self, state: MaiterraState, seat: Seat, order: Order, budget: Budget) -> str:
+        return why_order(state, seat, order, budget)
 
     def num_distinct_actions(self) -> int:
         return notation.NUM_ACTIONS

@@ -9,7 +9,6 @@ fails for want of stores, the message says what the seat has left this turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
@@ -25,9 +24,7 @@ from meeple.games.maiterra.data import (
     cell_name,
 )
 from meeple.games.maiterra.notation import Order
-
-if TYPE_CHECKING:
-    from meeple.games.maiterra.rules import Budget, MaiterraState
+from meeple.games.maiterra.rules import Budget, MaiterraState
 
 _SINGULAR = {"coins": "coin"}
 _BUILDING_WORDS = {"science": "science centre"}

@@ -49,7 +49,6 @@ from meeple.games.maiterra.data import (
     cell_name,
 )
 from meeple.games.maiterra.notation import DECODED, Order
-from meeple.games.maiterra.reasons import why_order
 from meeple.games.maiterra.tables import (
     BUILD_IDS,
     CLAIM_IDS,
@@ -186,6 +185,10 @@ class MaiterraRulebook(Game):
     @abstractmethod
     def describe_move(self, state: MaiterraState, seat: Seat, action: Action) -> str:
         """``seat``'s legal ``action`` in ``state``, told in words."""
+
+    @abstractmethod
+    def order_reason(self, state: MaiterraState, seat: Seat, order: Order, budget: Budget) -> str:
+        """Why ``seat`` may not queue ``order`` in the plan phase, in the rules' words."""
 
 
 class MaiterraState(State):
@@ -535,7 +538,7 @@ class MaiterraState(State):
             return f"orders are queued in a turn; this is the {phase} phase"
         if len(self.queue[seat]) >= self.game.rules.max_orders:
             return f"a seat queues at most {self.game.rules.max_orders} orders a turn; end the turn"
-        return why_order(self, seat, order, self.budget(seat))
+        return self.game.order_reason(self, seat, order, self.budget(seat))
 
     # -- transitions -------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ passes it and the PettingZoo environment serves it.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from pettingzoo.test import api_test
@@ -66,7 +67,11 @@ def test_the_cli_self_plays_it() -> None:
         assert record.replay().outcome() == record.outcome
 
 
-def test_the_cli_plays_it_against_its_heuristic() -> None:
+def test_the_cli_plays_it_against_its_heuristic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lines left over at game over answer the offer to save: they land in tmp_path.
+    monkeypatch.chdir(tmp_path)
     script = "take1\n" * 12 + "quit\n"
     result = runner.invoke(app, ["play", "pebbles", "--seed", "1"], input=script)
     assert result.exit_code == 0, result.output

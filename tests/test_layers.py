@@ -81,3 +81,21 @@ def test_no_function_local_import_dodges_a_cycle_in_core_games_or_ai() -> None:
         for where in _function_local_meeple_imports(path)
     ]
     assert found == []
+
+
+def test_no_module_outside_the_games_names_a_game() -> None:
+    """Every game-specific part is reached through the game's kit, so no shared layer names a
+    game by its id (in code, strings or examples): a new game needs one package and one
+    registration. Prose that explains a mechanism by a game's title ("Maiterra's planning")
+    is not a lookup and is allowed."""
+    source = ROOT / "src" / "meeple"
+    names = {p.name for p in (source / "games").iterdir() if (p / "__init__.py").is_file()}
+    assert len(names) >= 3, names
+    named = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted(source.rglob("*.py"))
+        if not path.is_relative_to(source / "games")
+        for name in names
+        if name in path.read_text(encoding="utf-8")
+    ]
+    assert named == []

@@ -1,6 +1,6 @@
 """Every meeple game as a single-agent Gymnasium environment against meeple bots.
 
-``MeepleEnv("maatatahay", seat=0, opponent="greedy")``: the learner plays ``seat``, a meeple
+``MeepleEnv(game_id, seat=0, opponent="greedy")``: the learner plays ``seat``, a meeple
 bot called ``opponent`` (any name :func:`meeple.ai.make_bot` knows) plays every other seat.
 Importing this module also registers ``meeple/<Title>-v<version>`` ids, so
 ``gymnasium.make("meeple/Maatatahay-v1", opponent="random")`` works.

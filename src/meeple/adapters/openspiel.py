@@ -1,9 +1,9 @@
-"""Every meeple game as an OpenSpiel Python game: ``pyspiel.load_game("meeple_maatatahay")``.
+"""Every meeple game as an OpenSpiel Python game: ``pyspiel.load_game("meeple_<name>")``.
 
 :func:`register_games` registers the latest version of each game of
 :func:`meeple.core.registered` under ``meeple_<name>`` (importing this module calls it).
 Parameters: ``seats``; ``seed`` and ``deals`` (see Chance); one parameter per scalar option of
-the game (``meeple_maatatahay(relic_scoring=standard)``); ``options``, a JSON object, for
+the game (``meeple_<name>(option=value)``); ``options``, a JSON object, for
 the rest. The mapping:
 
 - **Dynamics.** SEQUENTIAL, or SIMULTANEOUS for games with simultaneous planning. At a node

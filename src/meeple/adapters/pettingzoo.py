@@ -1,6 +1,6 @@
 """Every meeple game as a PettingZoo environment: AEC for all, Parallel for simultaneous play.
 
-``aec_env("maatatahay")`` and ``parallel_env("maiterra", seats=4, options={"teams": "1212"})``.
+``aec_env(game_id)`` and ``parallel_env(game_id, seats=4, options={...})``.
 Agents are ``seat_0 .. seat_{n-1}``. An observation is a dict: ``observation``, the seat's
 view encoded by :func:`meeple.core.encoding.encoder_for` (float32), and ``action_mask``
 (int8, one entry per action id, 1 where legal). Rewards come at the end: meeple's returns,
@@ -400,7 +400,7 @@ def aec_env(
     options: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> MeepleAECEnv:
-    """The AEC environment of a game: ``aec_env("maatatahay")``."""
+    """The AEC environment of a game: ``aec_env(game_id)``."""
     return MeepleAECEnv(game, seats, options, **kwargs)
 
 
@@ -410,5 +410,5 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> MeepleParallelEnv:
-    """The Parallel environment of a game: ``parallel_env("maiterra", seats=3)``."""
+    """The Parallel environment of a game: ``parallel_env(game_id, seats=3)``."""
     return MeepleParallelEnv(game, seats, options, **kwargs)

@@ -323,7 +323,7 @@ def plot(report: ArenaReport, path: Path) -> None:
 
 def report_stem(game_id: str) -> str:
     """The ``<game>`` of the report's file names: the game's name without its rules version
-    (``maatatahay/1`` -> ``maatatahay``), as docs/ai.md names them; the JSON inside says the
+    (``name/1`` -> ``name``), as docs/ai.md names them; the JSON inside says the
     version."""
     return game_id.partition("/")[0]
 

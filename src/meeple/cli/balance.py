@@ -524,7 +524,7 @@ def write_json(report: Mapping[str, Any], path: Path) -> None:
 
 
 def balance(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Argument(help="The game, e.g. maiterra or maiterra/1.")],
+    game: Annotated[str, typer.Argument(help="The game: name or name/version.")],
     games: Annotated[
         int | None,
         typer.Option(min=1, help="Matches to play (Manafields: per faction pairing)."),

@@ -80,7 +80,7 @@ OptionEntries = Annotated[list[str] | None, typer.Option("--option", help=OPTION
 
 @app.command()
 def play(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    game: Annotated[str, typer.Argument(help="The game (meeple games lists them).")],
     vs: Annotated[
         str | None,
         typer.Option(
@@ -288,7 +288,7 @@ def _print_replay(record: MatchRecord, step: bool) -> None:
 
 @app.command()
 def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    game: Annotated[str, typer.Argument(help="The game (meeple games lists them).")],
     games: Annotated[int, typer.Option(min=1, help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
     bots: Annotated[
@@ -333,7 +333,7 @@ def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
 
 @app.command()
 def arena(  # noqa: PLR0917 (typer: one parameter per option)
-    game: Annotated[str, typer.Argument(help="The game, e.g. maatatahay.")],
+    game: Annotated[str, typer.Argument(help="The game (meeple games lists them).")],
     bots: Annotated[
         str, typer.Option(help=f"Comma-separated bots to rate: {', '.join(BOT_NAMES)}.")
     ] = "random,greedy,mcts-normal",

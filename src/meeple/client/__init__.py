@@ -2,7 +2,7 @@
 
     with Client("http://127.0.0.1:8000") as client:
         client.guest("Ana")
-        match = client.solo("maatatahay", bots="mcts-normal")
+        match = client.solo(game_id, bots="mcts-normal")
         with client.connect(match["id"]) as table:
             final = play_seat(table, lambda frame: frame["legal"][0]["id"])
 

@@ -135,7 +135,7 @@ class GameInfo:
     """What a game is, independent of any match.
 
     Attributes:
-        name: stable short id, e.g. ``"maatatahay"``.
+        name: stable short id, lower case, as ``meeple games`` lists it.
         version: bumped whenever a rule change would make an old record replay differently.
         title: the name people read.
         min_seats / max_seats: supported seat counts.

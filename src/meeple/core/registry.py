@@ -29,7 +29,7 @@ class GameId:
 
     @classmethod
     def parse(cls, text: object) -> GameId:
-        """``"maiterra"`` -> ``GameId("maiterra")``; ``"maiterra/2"`` -> ``GameId("maiterra", 2)``.
+        """``"name"`` -> ``GameId("name")``; ``"name/2"`` -> ``GameId("name", 2)``.
 
         Raises:
             UnknownGame: for anything else (not a string, an empty name, a version that is not
@@ -114,7 +114,7 @@ def kit_for(game: Game | State | GameInfo | GameId | str) -> GameKit:
 def load_game(
     game_id: str, seats: int | None = None, options: Mapping[str, Any] | None = None
 ) -> Game:
-    """A configured game: ``load_game("maatatahay", seats=2, options={...})``."""
+    """A configured game: ``load_game("name", seats=2, options={...})``."""
     return game_class(game_id)(seats=seats, options=options)
 
 

@@ -20,12 +20,13 @@ import meeple.games  # noqa: F401  (importing it registers every game)
 from meeple.ai import BOT_NAMES, MctsBot, make_bot
 from meeple.core import JSON, Action, Seat, load_game
 
-DEFAULT_BOTS = {"maiterra": "maiterra-heuristic", "manafields": "heuristic"}
-"""The bot a seat gets when none is named (greedy for the other games)."""
+DEFAULT_BOT = "heuristic"
+"""The bot a seat gets when none is named: every game has the same ladder, and its
+``heuristic`` plays by that game's own rules of thumb."""
 
 
-def default_bot(game_name: str) -> str:
-    return DEFAULT_BOTS.get(game_name, "greedy")
+def default_bot() -> str:
+    return DEFAULT_BOT
 
 
 def check_bot_name(name: str) -> str:

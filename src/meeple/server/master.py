@@ -160,7 +160,7 @@ class MatchMaster:
         """The bot playing ``seat``: its own, or the game's default while its player is away."""
         holder = self.match.holders[seat]
         if holder.bot is None and seat in self.presence.away:
-            return default_bot(self.game.info.name)
+            return default_bot()
         return holder.bot
 
     def players(self) -> list[PlayerInfo]:
@@ -530,7 +530,7 @@ class MatchMaster:
         except GameError:
             if self.bots is None:
                 return
-            name = self.bot_of(seat) or default_bot(self.game.info.name)
+            name = self.bot_of(seat) or default_bot()
             action = await self.bots.choose(self._job(seat, name))
         try:
             await self.submit(seat, action, version=None)

@@ -129,7 +129,7 @@ class Matches:
         game.check_seat(seat)
         others = [s for s in range(game.seats) if s != seat]
         if bots is None or isinstance(bots, str):
-            names = [bots or default_bot(game.info.name)] * len(others)
+            names = [bots or default_bot()] * len(others)
         else:
             names = list(bots)
             if len(names) != len(others):

@@ -260,7 +260,7 @@ class Rooms:
             self._host(room, host)
             open_seats = [h.seat for h in room.holders if h.empty]
             if bots is None or isinstance(bots, str):
-                names = [bots or default_bot(room.game_id.split("/")[0])] * len(open_seats)
+                names = [bots or default_bot()] * len(open_seats)
             else:
                 names = list(bots)
             if len(names) != len(open_seats):

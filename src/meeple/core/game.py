@@ -237,12 +237,17 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seats={self._seats}, options={dict(self._options)!r})"
 
+    rules: object = None
+    """The numbers a game plays with, where it holds them as a value (a game built with other
+    numbers is another game); None for a game whose numbers are all in its code."""
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Game)
             and other.id == self.id
             and other.seats == self.seats
             and dict(other.options) == dict(self.options)
+            and (other.rules is self.rules or other.rules == self.rules)
         )
 
     def __hash__(self) -> int:

@@ -113,16 +113,6 @@ class MaatatahayRulebook(Game):
         self.rules = rules
         self.arrow_targets = arrow_targets(rules)
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            super().__eq__(other)
-            and isinstance(other, MaatatahayRulebook)
-            and (other.rules is self.rules or other.rules == self.rules)
-        )
-
-    def __hash__(self) -> int:
-        return super().__hash__()
-
     @abstractmethod
     def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
         """What ``seat`` (None: a spectator) sees of ``state``."""

@@ -152,16 +152,6 @@ class MaiterraRulebook(Game):
         self.rules = rules
         self.tables = rule_tables(rules)
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            super().__eq__(other)
-            and isinstance(other, MaiterraRulebook)
-            and (other.rules is self.rules or other.rules == self.rules)
-        )
-
-    def __hash__(self) -> int:
-        return super().__hash__()
-
     @abstractmethod
     def sides(self) -> tuple[int, ...]:
         """Each seat's side: the lowest seat of its team (its own number without teams)."""

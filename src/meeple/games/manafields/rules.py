@@ -124,16 +124,6 @@ class ManafieldsRulebook(Game):
         """The armies' cards at this rules version, per faction in slot order."""
         return self.rules.rosters
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            super().__eq__(other)
-            and isinstance(other, ManafieldsRulebook)
-            and (other.rules is self.rules or other.rules == self.rules)
-        )
-
-    def __hash__(self) -> int:
-        return super().__hash__()
-
     @abstractmethod
     def position_view(self, state: ManafieldsState, seat: Seat | None) -> JSON:
         """What ``seat`` (None: a spectator) sees of ``state``."""

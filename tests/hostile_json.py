@@ -13,6 +13,7 @@ import copy
 import random
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from meeple.core import JSON, Game, InvalidState, State
@@ -184,3 +185,19 @@ def _play_on(state: State, label: str, steps: int = 20) -> None:
         seat = choose.choice(deciding)
         state.apply(seat, choose.choice(state.legal_actions(seat)))
         check_state(state, deep=False)
+
+
+def refused(data: Any, says: str, *, game: Game) -> None:
+    """``game`` refuses ``data`` with a short :class:`InvalidState` that says ``says``."""
+    with pytest.raises(InvalidState) as caught:
+        game.state_from_json(data)
+    message = str(caught.value)
+    assert says in message
+    assert len(message) < MAX_MESSAGE
+
+
+def edited(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A deep copy of ``data`` with ``changes`` made at its top level."""
+    copied = copy.deepcopy(data)
+    copied.update(changes)
+    return copied

@@ -8,13 +8,14 @@ booleans, huge numbers and giant lists.
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from tests.hostile_json import MAX_MESSAGE, hostile_states, load_or_refuse
+from tests import hostile_json
+from tests.hostile_json import edited, hostile_states, load_or_refuse
 
-from meeple.core import InvalidState
 from meeple.games.maatatahay import Maatatahay
 
 GAME = Maatatahay()
@@ -35,18 +36,7 @@ PLACE = played(2)
 FINISH = played(3)
 
 
-def refused(data: Any, says: str) -> None:
-    with pytest.raises(InvalidState) as caught:
-        GAME.state_from_json(data)
-    message = str(caught.value)
-    assert says in message
-    assert len(message) < MAX_MESSAGE
-
-
-def edited(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    copied = copy.deepcopy(data)
-    copied.update(changes)
-    return copied
+refused = partial(hostile_json.refused, game=GAME)
 
 
 def test_the_phases_used_here_are_what_they_say() -> None:

@@ -9,13 +9,15 @@ winners that are no side.
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from tests.hostile_json import MAX_MESSAGE, hostile_states, load_or_refuse
+from tests import hostile_json
+from tests.hostile_json import edited, hostile_states, load_or_refuse
 
-from meeple.core import Game, InvalidState, load_game
+from meeple.core import Game, load_game
 from meeple.games.maiterra.rules import DRAFT, PLAN
 from meeple.testing import play_random
 
@@ -37,18 +39,7 @@ DRAFTING = reach(GAME, DRAFT)
 PLANNING = reach(GAME, PLAN)
 
 
-def refused(data: Any, says: str, game: Game = GAME) -> None:
-    with pytest.raises(InvalidState) as caught:
-        game.state_from_json(data)
-    message = str(caught.value)
-    assert says in message
-    assert len(message) < MAX_MESSAGE
-
-
-def edited(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    copied = copy.deepcopy(data)
-    copied.update(changes)
-    return copied
+refused = partial(hostile_json.refused, game=GAME)
 
 
 @pytest.mark.slow
@@ -153,7 +144,7 @@ def test_winners_are_one_whole_side() -> None:
     assert final["phase"] == "over"
     for winners in ([0], [1, 2], [0, 1, 2, 3]):
         if winners != final["winners"]:
-            refused(edited(final, winners=winners), "every seat of one side", game)
+            refused(edited(final, winners=winners), "every seat of one side", game=game)
 
 
 def _names() -> list[str]:

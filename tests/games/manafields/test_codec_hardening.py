@@ -8,14 +8,16 @@ a match going on past a 12-point lead, turn numbers that no turn had, giant unit
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from tests.hostile_json import MAX_MESSAGE, hostile_states, load_or_refuse
+from tests import hostile_json
+from tests.hostile_json import edited, hostile_states, load_or_refuse
 
 import meeple.games  # noqa: F401  (registers the games)
-from meeple.core import Game, InvalidState, load_game
+from meeple.core import Game, load_game
 
 GAME = load_game("manafields", options={"faction0": "humans", "faction1": "orcs"})
 
@@ -34,18 +36,7 @@ START = played(GAME, 0)
 LATER = played(GAME, 12)
 
 
-def refused(data: Any, says: str, game: Game = GAME) -> None:
-    with pytest.raises(InvalidState) as caught:
-        game.state_from_json(data)
-    message = str(caught.value)
-    assert says in message
-    assert len(message) < MAX_MESSAGE
-
-
-def edited(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    copied = copy.deepcopy(data)
-    copied.update(changes)
-    return copied
+refused = partial(hostile_json.refused, game=GAME)
 
 
 def test_the_states_used_here_load() -> None:

@@ -35,18 +35,17 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.common import (
     OPTION_HELP,
     bot_names_error,
-    console,
     fail,
     needs_extra,
     options_from_text,
     os_error_words,
     parse_options,
+    progress_bar,
 )
 from meeple.cli.play import default_opponent
 from meeple.cli.selfplay import bots_for_seats
@@ -594,13 +593,7 @@ def _played(
     given: Mapping[str, Any],
 ) -> dict[str, Any]:
     total = len(schedule(game, lineup, games, seed, given))
-    progress = Progress(
-        TextColumn(f"balance {escape(game.id)}, {game.seats} seats"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-    )
+    progress = progress_bar(f"balance {escape(game.id)}, {game.seats} seats")
     with progress:
         task = progress.add_task("matches", total=total)
         return run_balance(

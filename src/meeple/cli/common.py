@@ -12,6 +12,15 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 import meeple.games  # noqa: F401  (importing it registers every game)
 from meeple.core import GameError, InvalidOptions, InvalidRecord, MatchRecord, load_game
@@ -276,3 +285,12 @@ def seat_name(view: JSON, seat: Seat | None) -> str:
             name += f" ({ordinals[seat]})" if seat < len(ordinals) else f" (seat {seat})"
         return name
     return f"seat {seat}"
+
+
+def progress_bar(label: str, *, transient: bool = False) -> Progress:
+    """The progress bar of every long command, on stderr: ``label``, the bar, done of total and
+    the time taken. A transient bar (with a spinner) goes away when the work is done; ``label``
+    may name the task's description as ``{task.description}``."""
+    columns: list[ProgressColumn] = [SpinnerColumn()] if transient else []
+    columns += [TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    return Progress(*columns, console=console(stderr=True), transient=transient)

@@ -10,14 +10,6 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
@@ -31,6 +23,7 @@ from meeple.cli.common import (
     open_game,
     parse_options,
     pick_record,
+    progress_bar,
     read_record,
     read_records,
     write_error,
@@ -237,15 +230,7 @@ def replay(  # noqa: PLR0917 (typer: one parameter per option)
 def _print_analysis(record: MatchRecord, as_json: bool, seconds: float) -> None:
     from meeple.cli.analyse import annotate, notes_table  # noqa: PLC0415
 
-    progress = Progress(
-        SpinnerColumn(),
-        TextColumn("analysing positions"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-        transient=True,
-    )
+    progress = progress_bar("analysing positions", transient=True)
     notes = []
     with progress:
         task = progress.add_task("positions", total=len(record.actions))
@@ -311,13 +296,7 @@ def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
         sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
     except (OSError, ValueError) as error:
         raise fail(write_error(out or Path("-"), error)) from error
-    progress = Progress(
-        TextColumn("selfplay"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-    )
+    progress = progress_bar("selfplay")
     try:
         with progress:
             task = progress.add_task("matches", total=games)
@@ -360,13 +339,7 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
         raise fail(wrong)
     cap = move_seconds or None
     total = len(schedule(names, configured, games, seed, cap))
-    progress = Progress(
-        TextColumn(f"arena {escape(configured.id)}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-    )
+    progress = progress_bar(f"arena {escape(configured.id)}")
     with progress:
         task = progress.add_task("matches", total=total)
         report = run_arena(
@@ -404,15 +377,7 @@ def bench(
     else:
         infos = [i for i in registered() if seats is None or i.min_seats <= seats <= i.max_seats]
         games = [parse_options(info.id, seats) for info in infos]
-    progress = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-        transient=True,
-    )
+    progress = progress_bar("{task.description}", transient=True)
     results = []
     with progress:
         task = progress.add_task("bench", total=len(games))

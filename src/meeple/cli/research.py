@@ -17,10 +17,10 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
 from meeple.cli.arena import search_speed as measure_search_speed
-from meeple.cli.common import console, fail, open_game, parse_options
+from meeple.cli.common import fail, open_game, parse_options, progress_bar
 from meeple.core import registered
 
 EXTRAS_HINT = "pip install 'meeple[research]'"
@@ -37,13 +37,7 @@ def _research_extras() -> Iterator[None]:
 
 
 def _progress(label: str) -> Progress:
-    return Progress(
-        TextColumn(escape(label)),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-    )
+    return progress_bar(escape(label))
 
 
 def bench_adapters(  # noqa: PLR0917 (typer: one parameter per option)

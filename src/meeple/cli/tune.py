@@ -34,10 +34,9 @@ from types import ModuleType
 from typing import Annotated, Any, Protocol
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meeple.cli.balance import pairings, play_job, schedule
-from meeple.cli.common import console, fail, open_game
+from meeple.cli.common import fail, open_game, progress_bar
 from meeple.core import Game, load_game
 
 SEEDS = (1001, 2002)
@@ -240,13 +239,7 @@ def tune(  # noqa: PLR0917 (typer: one parameter per option)
     out.mkdir(parents=True, exist_ok=True)
     search = Search(configured, tuning, games, [bots, bots])
     first = search.published if start is None else json.loads(start.read_text("utf-8"))
-    progress = Progress(
-        TextColumn(f"tune {configured.info.name}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-    )
+    progress = progress_bar(f"tune {configured.info.name}")
     with (out / "log.txt").open("a", encoding="utf-8") as log, progress:
         task = progress.add_task("steps", total=iterations)
 

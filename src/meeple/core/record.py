@@ -214,16 +214,7 @@ class MatchRecord:
                 than the limit or with an integer of more than 30 digits, and everything
                 :meth:`from_json` refuses.
         """
-        if isinstance(text, bytes | bytearray):
-            try:
-                text = bytes(text).decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InvalidRecord(
-                    f"record is not UTF-8 text: byte 0x{text[error.start]:02x} "
-                    f"at offset {error.start}"
-                ) from error
-        if not isinstance(text, str):
-            raise InvalidRecord(f"a record is JSON text, got {type(text).__name__}")
+        text = _record_text(text)
         try:
             data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
         except json.JSONDecodeError as error:
@@ -247,16 +238,7 @@ class MatchRecord:
             InvalidRecord: for text that is not UTF-8 or not JSON, one that holds no
                 record, and everything :meth:`from_json` refuses in any record.
         """
-        if isinstance(text, bytes | bytearray):
-            try:
-                text = bytes(text).decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InvalidRecord(
-                    f"record is not UTF-8 text: byte 0x{text[error.start]:02x} "
-                    f"at offset {error.start}"
-                ) from error
-        if not isinstance(text, str):
-            raise InvalidRecord(f"a record is JSON text, got {type(text).__name__}")
+        text = _record_text(text)
         decoder = json.JSONDecoder(parse_int=_json_int, parse_constant=_json_constant)
         values: list[Any] = []
         position = _skip_space(text, 0)
@@ -294,6 +276,24 @@ def _skip_space(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t\r\n":
         position += 1
     return position
+
+
+def _record_text(text: object) -> str:
+    """``text`` as a string: bytes must be UTF-8, anything else but a string is refused.
+
+    Raises:
+        InvalidRecord: for bytes that are not UTF-8 or a value that is no text.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            return bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InvalidRecord(
+                f"record is not UTF-8 text: byte 0x{text[error.start]:02x} at offset {error.start}"
+            ) from error
+    if not isinstance(text, str):
+        raise InvalidRecord(f"a record is JSON text, got {type(text).__name__}")
+    return text
 
 
 def _json_int(text: str) -> int:

@@ -11,8 +11,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
+from meeple.server.rooms import RoomError
 from meeple.server.routes import accounts, games, live, matches, rooms, stream
 from meeple.server.services import Services
 from meeple.server.settings import Settings
@@ -41,6 +43,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await services.close()
 
     app = FastAPI(title="meeple", version="0.1.0", lifespan=lifespan)
+
+    @app.exception_handler(RoomError)
+    async def room_refused(request: Request, refusal: RoomError) -> JSONResponse:
+        """Every route's refused room request, in the shape of the other REST refusals."""
+        detail = {"code": refusal.code, "message": refusal.message}
+        return JSONResponse({"detail": detail}, status_code=refusal.status)
+
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(matches.router)

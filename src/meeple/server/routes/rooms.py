@@ -55,10 +55,6 @@ class FillIn(BaseModel):
     bots: BotNames = None
 
 
-def _refused(refusal: RoomError) -> Exception:
-    return error(refusal.status, refusal.code, refusal.message)
-
-
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Open a room; the caller is its host, at seat 0. The answer holds the private code."""
@@ -74,8 +70,6 @@ async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) 
         )
     except GameError as refused:
         raise error(422, refused.code, str(refused)) from None
-    except RoomError as refusal:
-        raise _refused(refusal) from None
     return room_json(room, account)
 
 
@@ -88,20 +82,14 @@ async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
 @router.post("/join")
 async def join_by_code(body: CodeIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Join a room, listed or not, by its private code."""
-    try:
-        room = await services.rooms.by_code(body.code)
-        room = await services.rooms.join(account, room.id)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    room = await services.rooms.by_code(body.code)
+    room = await services.rooms.join(account, room.id)
     return room_json(room, account)
 
 
 @router.get("/{room_id}")
 async def get_room(room_id: str, account: MaybeAccountDep, services: ServicesDep) -> dict[str, Any]:
-    try:
-        return room_json(await services.rooms.get(room_id), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    return room_json(await services.rooms.get(room_id), account)
 
 
 @router.post("/{room_id}/join")
@@ -109,42 +97,30 @@ async def join(
     room_id: str, body: JoinIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
     """Take a seat (the first open one unless ``seat`` is given) in a listed room."""
-    try:
-        room = await services.rooms.get(room_id)
-        if not room.public:
-            raise RoomError(403, "room/private", "join this room with its code")
-        return room_json(await services.rooms.join(account, room_id, body.seat), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    room = await services.rooms.get(room_id)
+    if not room.public:
+        raise RoomError(403, "room/private", "join this room with its code")
+    return room_json(await services.rooms.join(account, room_id, body.seat), account)
 
 
 @router.post("/{room_id}/ready")
 async def ready(
     room_id: str, body: ReadyIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
-    try:
-        return room_json(await services.rooms.ready(account, room_id, body.ready), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    return room_json(await services.rooms.ready(account, room_id, body.ready), account)
 
 
 @router.post("/{room_id}/leave")
 async def leave(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Give up one's seat; the host leaving closes the room."""
-    try:
-        return room_json(await services.rooms.leave(account, room_id), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    return room_json(await services.rooms.leave(account, room_id), account)
 
 
 @router.post("/{room_id}/kick")
 async def kick(
     room_id: str, body: KickIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
-    try:
-        return room_json(await services.rooms.kick(account, room_id, body.seat), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    return room_json(await services.rooms.kick(account, room_id, body.seat), account)
 
 
 @router.post("/{room_id}/bots")
@@ -152,19 +128,13 @@ async def fill(
     room_id: str, body: FillIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
     """The host seats bots in every open seat."""
-    try:
-        return room_json(await services.rooms.fill(account, room_id, body.bots), account)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    return room_json(await services.rooms.fill(account, room_id, body.bots), account)
 
 
 @router.post("/{room_id}/start")
 async def start(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """The host starts the match; the answer is the match with its WebSocket path."""
-    try:
-        master = await services.rooms.start(account, room_id)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    master = await services.rooms.start(account, room_id)
     return summary(master, 0)
 
 
@@ -172,8 +142,5 @@ async def start(room_id: str, account: AccountDep, services: ServicesDep) -> dic
 async def rematch(match_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Play the same table again once the match is over (a solo match starts at once; a room
     opens with the same seats and waits for its people to get ready)."""
-    try:
-        room = await services.rooms.rematch(account, match_id)
-    except RoomError as refusal:
-        raise _refused(refusal) from None
+    room = await services.rooms.rematch(account, match_id)
     return room_json(room, account)

@@ -18,6 +18,7 @@ from typing import Any
 
 import meeple.games  # noqa: F401  (importing it registers every game)
 from meeple.ai import BOT_NAMES, MctsBot, make_bot
+from meeple.ai.deadline import deadline
 from meeple.core import JSON, Action, Seat, load_game
 
 DEFAULT_BOT = "heuristic"
@@ -63,8 +64,7 @@ def decide(job: BotJob) -> Action:
         return legal[0]
     bot = make_bot(job.bot, job.seed)
     if isinstance(bot, MctsBot):
-        end = time.perf_counter() + job.move_seconds
-        budget = bot.budget.stopping_when(lambda: time.perf_counter() >= end)
+        budget = bot.budget.stopping_when(deadline(job.move_seconds, time.perf_counter))
         return bot.search(state, job.seat, budget).action
     return bot.select(state, job.seat)
 

@@ -12,12 +12,14 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from meeple.server.rooms import RoomError
 from meeple.server.routes import accounts, games, live, matches, rooms, stream
 from meeple.server.services import Services
 from meeple.server.settings import Settings
+from meeple.web import STATIC_DIR
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -60,5 +62,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
         return {"ok": True}
+
+    # The browser client: one page whose modules live under /static (docs/web.md). Its own
+    # routes are fragments (/#/match/ID), so the server needs no fallback route.
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     return app

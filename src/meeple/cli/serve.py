@@ -49,6 +49,7 @@ def serve(
     settings = Settings.model_validate(given)
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"meeple serving http://{shown}:{port} on {settings.resolved_database_url()}")
+    typer.echo(f"open http://{shown}:{port} in a browser to play; Ctrl-C stops the server")
     if lan:
         typer.echo("announced on the local network; `meeple lan` finds it")
     uvicorn.run(

@@ -61,7 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
-        return {"ok": True}
+        """Up, and whether this is a Wi-Fi server (the lobby then offers Wi-Fi rooms)."""
+        return {"ok": True, "lan": settings.lan}
 
     # The browser client: one page whose modules live under /static (docs/web.md). Its own
     # routes are fragments (/#/match/ID), so the server needs no fallback route.

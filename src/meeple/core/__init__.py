@@ -12,6 +12,7 @@ from meeple.core.errors import (
     NotYourDecision,
     UnknownGame,
 )
+from meeple.core.from_view import InvalidView, NoStateFromView, state_from_view
 from meeple.core.game import Game, GameInfo, OptionSpec, State, apply_all, legal_actions_by_seat
 from meeple.core.kit import GameKit
 from meeple.core.outcome import Event, Outcome
@@ -44,7 +45,9 @@ __all__ = [
     "InvalidRecord",
     "InvalidSeat",
     "InvalidState",
+    "InvalidView",
     "MatchRecord",
+    "NoStateFromView",
     "NotYourDecision",
     "OptionSpec",
     "Outcome",
@@ -61,4 +64,5 @@ __all__ = [
     "register",
     "register_kit",
     "registered",
+    "state_from_view",
 ]

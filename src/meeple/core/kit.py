@@ -36,9 +36,15 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
   or ``None`` for the generic writer that lays out ``state.view(seat)`` itself. A game names its
   writer's module with :class:`TensorModule` (a module defining ``writer(game)``), so that
   importing the rules never imports NumPy.
+- :class:`FromView` -- ``from_view(game, view, seat, seed) -> State``: a state consistent with
+  everything ``view`` (a seat's :meth:`State.view`) shows, with what the seat cannot see
+  drawn from ``seed``: how a client that holds only its seat's view lets a searching bot
+  decide (:func:`meeple.core.from_view.state_from_view` is the checked way in). ``None``
+  for a game that has none.
 
 Every part is required: a kit that leaves one out does not type-check and does not construct
-(only ``heuristic_aliases``, earlier names of the game's heuristic bot, defaults to none). A
+(only ``heuristic_aliases``, earlier names of the game's heuristic bot, defaults to none,
+and ``from_view`` to ``None``). A
 game builds its kit in ``games/<name>/kit.py`` and its package registers it with
 :func:`meeple.core.registry.register_kit`, which registers its Game classes too.
 """
@@ -259,6 +265,20 @@ class TensorModule:
         return built
 
 
+class FromView(Protocol):
+    """A state a seat cannot tell apart from the one its view was taken of.
+
+    ``view`` is what ``state.view(seat)`` gave; the result ``t`` has ``t.view(seat) == view``
+    and the same legal actions and deciding seats, with every hidden thing (another seat's
+    cards, sealed orders, a deck's order, the generator) drawn from ``seed``.
+
+    Raises:
+        InvalidState: for a view that is malformed or describes no possible position.
+    """
+
+    def __call__(self, game: Game, view: JSON, seat: Seat, seed: int) -> State: ...
+
+
 @dataclass(frozen=True, slots=True)
 class GameKit:
     """Everything the shared layers know of one game, registered once with its Game classes.
@@ -278,6 +298,7 @@ class GameKit:
     heuristic: HeuristicPolicy
     tensor: TensorFactory | None
     heuristic_aliases: tuple[str, ...] = ()
+    from_view: FromView | None = None
 
     def __post_init__(self) -> None:
         if not self.games:
@@ -296,6 +317,7 @@ __all__ = [
     "Drawing",
     "DrawingModule",
     "Evaluator",
+    "FromView",
     "GameKit",
     "HeuristicPolicy",
     "MoveOrder",

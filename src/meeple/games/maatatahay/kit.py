@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
+from meeple.games.maatatahay.determinize import state_from_view
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
 from meeple.games.maatatahay.game import Maatatahay
 from meeple.games.maatatahay.heuristic import MaatatahayHeuristic
@@ -19,4 +20,5 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.maatatahay.draw"),
     heuristic=MaatatahayHeuristic(),
     tensor=TensorModule("meeple.games.maatatahay.tensor"),
+    from_view=state_from_view,
 )

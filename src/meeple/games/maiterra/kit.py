@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
 from meeple.games.maiterra.bots import MaiterraHeuristic
+from meeple.games.maiterra.determinize import state_from_view
 from meeple.games.maiterra.evaluate import evaluate_maiterra
 from meeple.games.maiterra.game import EARLIER_VERSIONS, Maiterra
 from meeple.games.maiterra.move_order import maiterra_moves
@@ -20,6 +21,7 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.maiterra.draw"),
     heuristic=MaiterraHeuristic(),
     tensor=TensorModule("meeple.games.maiterra.tensor"),
+    from_view=state_from_view,
     # Its name before every game had a heuristic bot.
     heuristic_aliases=("maiterra-heuristic",),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
 from meeple.games.manafields.bots import ManafieldsHeuristic
+from meeple.games.manafields.determinize import state_from_view
 from meeple.games.manafields.evaluate import evaluate_manafields
 from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields
 from meeple.games.manafields.move_order import manafields_moves
@@ -22,4 +23,5 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.manafields.draw"),
     heuristic=ManafieldsHeuristic(),
     tensor=TensorModule("meeple.games.manafields.tensor"),
+    from_view=state_from_view,
 )

@@ -1,0 +1,349 @@
+"""Replays, win-probability lines and hints over REST (docs/analysis.md).
+
+A replay is every version of a finished match (or of an uploaded record): the view, the
+action that led there with its notation and seat, and that step's events. Lines and hints
+ask :func:`meeple.ai.analyse` through the bot runner's process pool, never on the event
+loop, with a fixed seed per position (its version) so the same question gets the same
+answer; the runner keeps the answers by match, seat, version and iterations.
+
+Who may ask: a replay (like the record) once the match is over, by anyone; a line once the
+match is over for any seat, and while a solo match is played for the caller's own seat up
+to the current version; a hint only in a solo match, for the caller's seat, now. A hint in
+a match against people would be help no one else gets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, status
+
+from meeple.core import GameError, InvalidRecord, MatchRecord, Seat, State
+from meeple.server.bots import AnalysisJob
+from meeple.server.deps import AccountDep, ServicesDep, error
+from meeple.server.master import MatchMaster
+from meeple.server.repository import AccountRow
+
+router = APIRouter(tags=["analysis"])
+
+LINE_ITERATIONS = 200
+"""Search iterations per position of a win-probability line, unless asked otherwise."""
+MAX_LINE_ITERATIONS = 1000
+LINE_VERSIONS = 100
+"""The most positions one line request analyses (ask again ``from`` its ``next``)."""
+HINT_ITERATIONS = 800
+MAX_HINT_ITERATIONS = 2500
+POSITION_SECONDS = 10.0
+"""A safety cap on one position's search; the iteration budget decides the answer."""
+MAX_RECORD_BYTES = 1 << 20
+"""The largest record file ``POST /api/replays`` reads."""
+MAX_REPLAY_ACTIONS = 3000
+"""The most actions a replay steps through (every game's longest match is shorter)."""
+
+
+# -- replays ------------------------------------------------------------------------------
+
+
+def replay_steps(record: MatchRecord, seat: Seat | None) -> dict[str, Any]:
+    """Every version of ``record``: seat ``seat``'s view (the public view for None), the
+    action that led there with its seat and notation, and the events of that step -- all of
+    them for None (a finished match hides nothing), those ``seat`` may see otherwise.
+
+    Raises:
+        InvalidRecord: when the record does not replay.
+    """
+    state = record.initial_state()
+    steps = [_step(state, seat, 0, None, None, None, [])]
+    for index, (actor, action) in enumerate(record.actions):
+        try:
+            notation = state.action_to_string(actor, action)
+            events = state.apply(actor, action)
+        except GameError as refused:
+            raise InvalidRecord(
+                f"action #{index} does not replay (seat {actor}): {refused.reason}"
+            ) from refused
+        shown = [e.to_json() for e in events if seat is None or e.visible_to(seat)]
+        steps.append(_step(state, seat, index + 1, actor, action, notation, shown))
+    outcome = state.outcome()
+    return {
+        "game": record.game_id,
+        "seats": record.seats,
+        "options": dict(record.options),
+        "seat": seat,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "steps": steps,
+    }
+
+
+def _step(  # noqa: PLR0917 (one step's fields, in the order the JSON lists them)
+    state: State,
+    seat: Seat | None,
+    version: int,
+    actor: Seat | None,
+    action: int | None,
+    notation: str | None,
+    events: list[Any],
+) -> dict[str, Any]:
+    return {
+        "version": version,
+        "seat": actor,
+        "action": action,
+        "notation": notation,
+        "events": events,
+        "view": state.view(seat),
+        "deciding": list(state.deciding_seats()),
+    }
+
+
+def _check_seat(seat: int | None, seats: int, code: str) -> None:
+    if seat is not None and not 0 <= seat < seats:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            code,
+            f"seat {seat} is not a seat of this match (seats 0 to {seats - 1})",
+        )
+
+
+async def _replay(record: MatchRecord, seat: Seat | None) -> dict[str, Any]:
+    """:func:`replay_steps` on a thread, so a long record does not hold up the event loop."""
+    if len(record.actions) > MAX_REPLAY_ACTIONS:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            "replay/too_long",
+            f"the record lists {len(record.actions)} actions; a replay steps through at most "
+            f"{MAX_REPLAY_ACTIONS}",
+        )
+    try:
+        return await asyncio.to_thread(replay_steps, record, seat)
+    except GameError as refused:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, InvalidRecord.code, str(refused)
+        ) from None
+
+
+async def _find(services: ServicesDep, match_id: str) -> MatchMaster:
+    master = await services.matches.get(match_id)
+    if master is None:
+        raise error(status.HTTP_404_NOT_FOUND, "match/unknown", f"no match {match_id[:40]!r}")
+    return master
+
+
+@router.get("/api/matches/{match_id}/replay")
+async def match_replay(
+    match_id: str, services: ServicesDep, seat: int | None = None
+) -> dict[str, Any]:
+    """Every step of a finished match, as the spectators or seat ``seat`` saw it."""
+    master = await _find(services, match_id)
+    if not master.over:
+        raise error(
+            status.HTTP_409_CONFLICT,
+            "match/not_over",
+            "a replay shows every hidden thing, so it is given once the match is over",
+        )
+    _check_seat(seat, master.game.seats, "replay/bad_seat")
+    replay = await _replay(master.match.record(), seat)
+    replay["match"] = master.id
+    replay["players"] = [player.model_dump() for player in master.players()]
+    return replay
+
+
+@router.post("/api/replays")
+async def record_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
+    """The steps of an uploaded match record (``meeple-record/1``); nothing is stored."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_RECORD_BYTES:
+        raise _too_large()
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_RECORD_BYTES:
+            raise _too_large()
+    try:
+        records = MatchRecord.loads_all(bytes(body))
+    except InvalidRecord as refused:
+        raise error(status.HTTP_422_UNPROCESSABLE_CONTENT, refused.code, str(refused)) from None
+    if len(records) != 1:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            InvalidRecord.code,
+            f"the file holds {len(records)} records; open one at a time",
+        )
+    record = records[0]
+    _check_seat(seat, record.seats, "replay/bad_seat")
+    replay = await _replay(record, seat)
+    replay["match"] = None
+    names = record.players or []
+    replay["players"] = [
+        {"seat": s, "name": names[s] if s < len(names) else f"seat {s}", "bot": None}
+        for s in range(record.seats)
+    ]
+    return replay
+
+
+def _too_large() -> Exception:
+    return error(
+        status.HTTP_413_CONTENT_TOO_LARGE,
+        "replay/too_large",
+        f"a record file may hold at most {MAX_RECORD_BYTES // 1024} KiB",
+    )
+
+
+# -- lines and hints ----------------------------------------------------------------------
+
+
+def _own_seats(master: MatchMaster, account: AccountRow) -> list[Seat]:
+    return [h.seat for h in master.match.holders if h.account_id == account.id]
+
+
+def _iterations(iterations: int, most: int) -> int:
+    if not 1 <= iterations <= most:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            "analysis/bad_iterations",
+            f"iterations lie in 1 to {most}, got {iterations}",
+        )
+    return iterations
+
+
+async def _analyse_at(
+    services: ServicesDep,
+    master: MatchMaster,
+    state: State,
+    *,
+    version: int,
+    seat: Seat,
+    iterations: int,
+) -> Any:
+    """``analyse(state, seat).to_json()`` in the pool, seeded by the version; kept by the
+    runner under the match, seat, version and iterations."""
+    job = AnalysisJob(
+        game_id=master.game.id,
+        seats=master.game.seats,
+        options=dict(master.game.options),
+        state=state.to_json(),
+        seat=seat,
+        iterations=iterations,
+        seed=version,
+        seconds=POSITION_SECONDS,
+    )
+    return await services.bots.analyse(job, key=(master.id, seat, version, iterations))
+
+
+@router.get("/api/matches/{match_id}/analysis")
+async def win_line(  # noqa: PLR0917 (the query's parameters)
+    match_id: str,
+    account: AccountDep,
+    services: ServicesDep,
+    seat: int,
+    iterations: int = LINE_ITERATIONS,
+    start: int = 0,
+    end: int | None = None,
+) -> dict[str, Any]:
+    """Seat ``seat``'s chance to win at each version from ``start`` to ``end`` (at most
+    :data:`LINE_VERSIONS` of them), with the best action where the seat decides."""
+    master = await _find(services, match_id)
+    _check_seat(seat, master.game.seats, "analysis/bad_seat")
+    if not master.over:
+        if master.match.mode != "solo":
+            raise error(
+                status.HTTP_403_FORBIDDEN,
+                "analysis/live",
+                "a match against people is analysed once it is over",
+            )
+        if seat not in _own_seats(master, account):
+            raise error(
+                status.HTTP_403_FORBIDDEN,
+                "analysis/not_your_seat",
+                f"while the match is played you may analyse only your own seat, not seat {seat}",
+            )
+    iterations = _iterations(iterations, MAX_LINE_ITERATIONS)
+    record = master.match.record()  # the actions as they stand now
+    last = len(record.actions)
+    if start < 0 or start > last or (end is not None and end < start):
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            "analysis/bad_range",
+            f"versions run from 0 to {last}; asked for {start} to {end}",
+        )
+    end = min(last, start + LINE_VERSIONS - 1, last if end is None else end)
+    points = []
+    for version, state in enumerate(record.states()):
+        if version < start:
+            continue
+        if version > end:
+            break
+        points.append(
+            await _point(services, master, state, version=version, seat=seat, iterations=iterations)
+        )
+    return {
+        "match": master.id,
+        "seat": seat,
+        "iterations": iterations,
+        "versions": last,
+        "start": start,
+        "end": end,
+        "next": end + 1 if end < last else None,
+        "points": points,
+    }
+
+
+async def _point(
+    services: ServicesDep,
+    master: MatchMaster,
+    state: State,
+    *,
+    version: int,
+    seat: Seat,
+    iterations: int,
+) -> dict[str, Any]:
+    """One version of the line: the search where the seat decides, the outcome at the end,
+    and no figure where someone else decides (the seat's chance there would need a search
+    the seat does not make)."""
+    point: dict[str, Any] = {"version": version, "win_probability": None, "best": None}
+    if state.is_terminal():
+        point["win_probability"] = (state.returns()[seat] + 1.0) / 2.0
+        point["source"] = "outcome"
+    elif seat in state.deciding_seats():
+        found = await _analyse_at(
+            services, master, state, version=version, seat=seat, iterations=iterations
+        )
+        point["win_probability"] = found["win_probability"]
+        point["best"] = found["best"][0]["notation"] if found["best"] else None
+        point["source"] = "search"
+    else:
+        point["source"] = None
+    return point
+
+
+@router.get("/api/matches/{match_id}/hint")
+async def hint(
+    match_id: str, account: AccountDep, services: ServicesDep, iterations: int = HINT_ITERATIONS
+) -> dict[str, Any]:
+    """The best actions for the caller's seat now, in a solo match."""
+    master = await _find(services, match_id)
+    if master.match.mode != "solo":
+        raise error(
+            status.HTTP_403_FORBIDDEN,
+            "hint/not_solo",
+            "hints are given only in solo matches: against people they would be cheating",
+        )
+    seats = _own_seats(master, account)
+    if not seats:
+        raise error(status.HTTP_403_FORBIDDEN, "hint/not_seated", "you hold no seat here")
+    if master.over:
+        raise error(status.HTTP_409_CONFLICT, "match/over", "the match is over")
+    iterations = _iterations(iterations, MAX_HINT_ITERATIONS)
+    state, version = master.state.clone(), master.version
+    deciding = state.deciding_seats()
+    seat = next((s for s in seats if s in deciding), None)
+    if seat is None:
+        raise error(
+            status.HTTP_409_CONFLICT,
+            "hint/not_your_turn",
+            f"your seat does not decide now (deciding: {', '.join(map(str, deciding))})",
+        )
+    found = await _analyse_at(
+        services, master, state, version=version, seat=seat, iterations=iterations
+    )
+    return {"match": master.id, "version": version, **found}

@@ -31,3 +31,41 @@ export async function api(method, path, body) {
 export function gameName(gameId) {
   return String(gameId).split("/")[0];
 }
+
+// Seats: Okabe-Ito colours (colour-blind safe) and, as a second cue, a shape per seat.
+export const SEAT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+export const SEAT_MARKS = ["●", "▲", "■", "◆", "★", "✚"];
+
+export function seatColour(seat) {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}
+
+export function seatMark(seat) {
+  return SEAT_MARKS[seat % SEAT_MARKS.length];
+}
+
+// The name a seat goes by: its player's name, else "seat N".
+export function seatName(players, seat) {
+  const player = (players || []).find((p) => p.seat === seat);
+  return player && player.name ? player.name : `seat ${seat}`;
+}
+
+// The team digit of a seat from a Maiterra-style `teams` option ("1122"), or null.
+export function teamOf(options, seat) {
+  const teams = options && options.teams;
+  return typeof teams === "string" && teams.length > seat ? teams[seat] : null;
+}
+
+// A game's title from the /api/games list ("maiterra/2" -> "Maiterra").
+export function gameTitle(games, gameId) {
+  const found = (games || []).find((g) => g.id === gameId || g.name === gameId);
+  if (found) return found.title || found.name;
+  const name = gameName(gameId);
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// Seconds as m:ss.
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

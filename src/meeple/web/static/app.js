@@ -1,9 +1,23 @@
-// The client's shell: the router, the sign-in, the lobby and the match page.
+// The client's shell: the router on the hash, the header, sign-in and log-out.
+//   #/              the lobby (or the sign-in)
+//   #/room/ID       a room as it fills
+//   #/match/ID      a match (?watch: as a spectator)
+//   #/replay[/ID]   the replay viewer (replay.js, when present)
 // Board modules (boards/<game>.js) draw each game; see docs/web.md for their contract.
 
-import { html, render, useEffect, useState, useCallback } from "./vendor/preact-htm.js";
+import { html, render, useEffect, useState } from "./vendor/preact-htm.js";
 import { api } from "./api.js";
-import { MatchSocket, loadBoard } from "./match.js";
+import { SignIn } from "./signin.js";
+import { Lobby } from "./lobby.js";
+import { RoomPage } from "./room.js";
+import { MatchPage, useOptionalModule } from "./matchpage.js";
+
+export function parseRoute(hash) {
+  const text = (hash || "#/").replace(/^#/, "");
+  const [path, query = ""] = text.split("?");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { parts, query: new URLSearchParams(query) };
+}
 
 function useRoute() {
   const [hash, setHash] = useState(location.hash || "#/");
@@ -12,124 +26,56 @@ function useRoute() {
     addEventListener("hashchange", onChange);
     return () => removeEventListener("hashchange", onChange);
   }, []);
-  return hash.slice(1).split("/").filter(Boolean);
+  return parseRoute(hash);
 }
 
-function SignIn({ onSignedIn }) {
-  const [name, setName] = useState("");
-  const [error, setError] = useState(null);
-  const submit = async (event) => {
-    event.preventDefault();
-    const reply = await api("POST", "/api/guests", { display_name: name || "Guest" });
-    if (reply.ok) onSignedIn(reply.data.account);
-    else setError(reply.message);
-  };
-  return html`<form class="card" onSubmit=${submit} aria-label="Play as a guest">
-    <h2>Play as a guest</h2>
-    <label>Display name <input name="display_name" value=${name} maxlength="40"
-      onInput=${(e) => setName(e.target.value)} /></label>
-    <button type="submit">Play as a guest</button>
-    ${error && html`<p role="alert" class="error">${error}</p>`}
-  </form>`;
-}
-
-function Lobby({ account }) {
-  const [games, setGames] = useState([]);
-  const [game, setGame] = useState("");
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    api("GET", "/api/games").then((reply) => {
-      if (reply.ok) {
-        setGames(reply.data);
-        if (reply.data.length) setGame(reply.data[0].id);
-      }
-    });
-  }, []);
-  const solo = async (event) => {
-    event.preventDefault();
-    const reply = await api("POST", "/api/matches/solo", { game });
-    if (reply.ok) location.hash = `#/match/${reply.data.id}`;
-    else setError(reply.message);
-  };
-  return html`<section class="card">
-    <h2>Solo match</h2>
-    <form onSubmit=${solo} aria-label="Solo match">
-      <label>Game <select name="game" value=${game} onChange=${(e) => setGame(e.target.value)}>
-        ${games.map((g) => html`<option value=${g.id}>${g.title || g.id}</option>`)}
-      </select></label>
-      <button type="submit">Start a solo match</button>
-    </form>
-    ${error && html`<p role="alert" class="error">${error}</p>`}
-  </section>`;
-}
-
-function MatchPage({ matchId }) {
-  const [frame, setFrame] = useState(null);
-  const [Board, setBoard] = useState(null);
-  const [message, setMessage] = useState(null);
-  const [socket, setSocket] = useState(null);
-
-  useEffect(() => {
-    let current = null;
-    const sock = new MatchSocket(matchId, (incoming) => {
-      if (incoming.type === "snapshot") {
-        current = { ...incoming, events: (incoming.missed || []).flatMap((m) => m.events) };
-      } else if (incoming.type === "update" && current) {
-        current = { ...current, ...incoming };
-      } else if (incoming.type === "clock" && current) {
-        current = { ...current, deadline: incoming.deadline };
-      } else if (incoming.type === "presence" && current) {
-        current = { ...current, away: incoming.away };
-      } else if (incoming.type === "error" && !incoming.ref) {
-        setMessage({ kind: "error", text: incoming.message });
-        return;
-      } else {
-        return;
-      }
-      setFrame(current);
-    });
-    setSocket(sock);
-    return () => sock.close();
-  }, [matchId]);
-
-  useEffect(() => {
-    if (frame && !Board) loadBoard(frame.game).then((module) => setBoard(() => module.default));
-  }, [frame && frame.game]);
-
-  const say = useCallback((text, kind = "info") => setMessage({ kind, text }), []);
-  const submit = useCallback(async (action) => {
-    const result = await socket.submit(action);
-    if (!result.ok) say(result.message, "error");
-    else setMessage(null);
-    return result;
-  }, [socket]);
-
-  if (!frame || !Board) return html`<p>Loading the match…</p>`;
-  return html`<section class="match">
-    <h2>${frame.game} · version <span data-testid="version">${frame.version}</span></h2>
-    ${message && html`<p role=${message.kind === "error" ? "alert" : "status"}
-      class=${message.kind}>${message.text}</p>`}
-    <${Board} game=${frame.game} seat=${frame.seat} view=${frame.view} legal=${frame.legal || []}
-      deciding=${frame.deciding || []} players=${frame.players || []} events=${frame.events || []}
-      outcome=${frame.outcome} version=${frame.version} submit=${submit} say=${say}
-      readonly=${frame.seat === null || frame.seat === undefined} />
-  </section>`;
+function Replay({ matchId }) {
+  const module = useOptionalModule("./replay.js");
+  if (!module || typeof module.ReplayPage !== "function") {
+    return html`<section class="card"><h2>Replay</h2><p>Loading the replay viewer…</p>
+      ${matchId && html`<p><a href=${`/api/matches/${matchId}/record`} download=${`meeple-${matchId}.json`}>Download the record</a></p>`}</section>`;
+  }
+  const Page = module.ReplayPage;
+  return matchId ? html`<${Page} matchId=${matchId} />` : html`<${Page} />`;
 }
 
 function App() {
-  const route = useRoute();
+  const { parts, query } = useRoute();
   const [account, setAccount] = useState(undefined);
   useEffect(() => {
     api("GET", "/api/me").then((reply) => setAccount(reply.ok ? reply.data : null));
   }, []);
-  if (account === undefined) return html`<p>Loading…</p>`;
+  useEffect(() => {
+    const main = document.querySelector("main");
+    if (main) main.focus({ preventScroll: true });
+  }, [parts.join("/")]);
+  if (account === undefined) return html`<p role="status">Loading…</p>`;
+  const logout = async () => {
+    await api("DELETE", "/api/sessions");
+    setAccount(null);
+    location.hash = "#/";
+  };
   let page;
-  if (route[0] === "match" && route[1]) page = html`<${MatchPage} matchId=${route[1]} />`;
-  else if (!account) page = html`<${SignIn} onSignedIn=${setAccount} />`;
-  else page = html`<${Lobby} account=${account} />`;
-  return html`<header class="top"><a href="#/">meeple</a>
-      ${account && html`<span class="who">${account.display_name}</span>`}</header>
-    <main>${page}</main>`;
+  if (parts[0] === "match" && parts[1]) {
+    page = html`<${MatchPage} key=${parts[1]} matchId=${parts[1]} watch=${query.has("watch") || !account} />`;
+  } else if (parts[0] === "replay") {
+    page = html`<${Replay} key=${parts[1] || ""} matchId=${parts[1]} />`;
+  } else if (!account) {
+    page = html`<${SignIn} onSignedIn=${setAccount} />`;
+  } else if (parts[0] === "room" && parts[1]) {
+    page = html`<${RoomPage} key=${parts[1]} roomId=${parts[1]} account=${account} />`;
+  } else {
+    page = html`<${Lobby} account=${account} />`;
+  }
+  return html`<a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.querySelector("main").focus(); }}>Skip to the page</a>
+    <header class="top">
+      <a class="home" href="#/">meeple</a>
+      <nav aria-label="Site"><a href="#/">Lobby</a> <a href="#/replay">Replay</a></nav>
+      ${account && html`<span class="who">${account.display_name}</span>
+        <span class="kind">${account.kind === "guest" ? "guest" : account.name}</span>
+        <button type="button" onClick=${logout}>Log out</button>`}
+    </header>
+    <main id="main" tabindex="-1">${page}</main>`;
 }
 
 render(html`<${App} />`, document.getElementById("app"));

@@ -1,30 +1,52 @@
 // One match over one WebSocket (docs/protocol.md): the snapshot, then updates; actions out.
+// The socket reopens by itself after a drop, asking for what it missed (?since=version).
 
 import { gameName } from "./api.js";
 
 export class MatchSocket {
-  constructor(matchId, onFrame, { watch = false } = {}) {
+  // since: the version to replay from on the first connection (0: every event of the match,
+  // so a reloaded page rebuilds its event log); null: the snapshot alone.
+  constructor(matchId, onFrame, { watch = false, since = null } = {}) {
     this.matchId = matchId;
     this.onFrame = onFrame;
     this.watch = watch;
+    this.since = since;
     this.version = null;
     this.pending = new Map(); // ref -> resolve
     this.counter = 0;
     this.closed = false;
+    this.retry = 500;
     this.open();
   }
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const params = new URLSearchParams();
-    if (this.version !== null) params.set("since", String(this.version));
+    const since = this.version !== null ? this.version : this.since;
+    if (since !== null && since !== undefined) params.set("since", String(since));
     if (this.watch) params.set("watch", "true");
     const query = params.toString() ? `?${params}` : "";
-    this.ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${this.matchId}${query}`);
-    this.ws.onmessage = (message) => this.receive(JSON.parse(message.data));
+    this.ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${encodeURIComponent(this.matchId)}${query}`);
+    this.ws.onopen = () => {
+      this.retry = 500;
+      this.onFrame({ type: "open" });
+    };
+    this.ws.onmessage = (message) => {
+      let frame;
+      try { frame = JSON.parse(message.data); } catch (err) { return; }
+      this.receive(frame);
+    };
     this.ws.onclose = (event) => {
-      this.onFrame({ type: "closed", code: event.code });
-      if (!this.closed && event.code < 4000) setTimeout(() => this.open(), 1000);
+      for (const resolve of this.pending.values()) {
+        resolve({ ok: false, code: "network", message: "the connection dropped; send it again" });
+      }
+      this.pending.clear();
+      if (this.closed) return;
+      this.onFrame({ type: "closed", code: event.code, reason: event.reason });
+      if (event.code < 4000) {
+        setTimeout(() => { if (!this.closed) this.open(); }, this.retry);
+        this.retry = Math.min(this.retry * 2, 8000);
+      }
     };
   }
 
@@ -40,6 +62,9 @@ export class MatchSocket {
 
   // action: an integer id or a notation string. Resolves to {ok} or {ok: false, code, message}.
   submit(action) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.resolve({ ok: false, code: "network", message: "not connected to the match; reconnecting" });
+    }
     const ref = `a${++this.counter}`;
     return new Promise((resolve) => {
       this.pending.set(ref, resolve);

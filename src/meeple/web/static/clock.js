@@ -1,0 +1,37 @@
+// The shared turn clock: counts down to the server's deadline (an ISO 8601 UTC time).
+// Everyone sees the same clock; the server hands in at zero, the page only shows it.
+
+import { html, useEffect, useState } from "./vendor/preact-htm.js";
+import { clockText } from "./api.js";
+
+export function secondsLeft(deadline, now = Date.now()) {
+  if (!deadline) return null;
+  const at = Date.parse(deadline);
+  return Number.isNaN(at) ? null : (at - now) / 1000;
+}
+
+export function Clock({ deadline, turnSeconds, over }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!deadline || over) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(timer);
+  }, [deadline, over]);
+  if (over) return null;
+  if (!deadline) {
+    return html`<div class="clock off" data-testid="clock">
+      <span class="label">Turn clock</span> <span>${turnSeconds ? "waits (no timed decision now)" : "none"}</span></div>`;
+  }
+  const left = secondsLeft(deadline, now);
+  const total = turnSeconds || Math.max(left, 1);
+  const fraction = Math.max(0, Math.min(1, left / total));
+  const low = left <= Math.min(10, total / 6);
+  return html`<div class=${`clock ${low ? "low" : ""} ${left <= 0 ? "zero" : ""}`} data-testid="clock"
+      role="timer" aria-label="Turn clock">
+    <span class="label">Turn clock</span>
+    <strong class="time" data-testid="clock-time">${clockText(left)}</strong>
+    <span class="of">of ${turnSeconds ? clockText(turnSeconds) : "?"}</span>
+    <span class="bar" aria-hidden="true"><span style=${`width:${(fraction * 100).toFixed(1)}%`}></span></span>
+    ${left <= 0 ? html`<span class="note">time is up</span>` : low ? html`<span class="note">hurry</span>` : ""}
+  </div>`;
+}

@@ -1,0 +1,67 @@
+// The event log: one readable line per event, from the board module's describeEvent when it
+// has one, else a generic line; notes from the page itself (the clock reached zero).
+
+import { html, useEffect, useRef } from "./vendor/preact-htm.js";
+import { seatColour, seatMark, seatName } from "./api.js";
+
+function words(value) {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.map(words).join(", ");
+  if (typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${words(v)}`).join(", ");
+  }
+  return String(value);
+}
+
+// A generic line: "Ana: drafted field d1".
+export function genericLine(event, { players }) {
+  if (event === null || typeof event !== "object") return String(event);
+  const { kind, seat, audience, ...data } = event;
+  const who = seat === null || seat === undefined ? "" : `${seatName(players, seat)}: `;
+  const detail = Object.entries(data).map(([k, v]) => `${k.replace(/_/g, " ")} ${words(v)}`).join(", ");
+  return `${who}${String(kind || "event").replace(/_/g, " ")}${detail ? ` (${detail})` : ""}`;
+}
+
+export function describe(module, event, ctx) {
+  if (module && typeof module.describeEvent === "function") {
+    try {
+      const line = module.describeEvent(event, ctx);
+      if (line === null || line === undefined) return null;
+      return String(line);
+    } catch (err) {
+      // a board's describeEvent that throws falls back to the generic line
+    }
+  }
+  return genericLine(event, ctx);
+}
+
+// entries: [{version, events}] and [{note, kind}], oldest first.
+export function EventLog({ entries, module, players, seat }) {
+  const list = useRef(null);
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [entries.length]);
+  const ctx = { players: players || [], seat };
+  const lines = [];
+  entries.forEach((entry, i) => {
+    if (entry.note) {
+      lines.push(html`<li key=${`n${i}`} class=${`note ${entry.kind || ""}`}>${entry.note}</li>`);
+      return;
+    }
+    for (const [j, event] of (entry.events || []).entries()) {
+      const text = describe(module, event, ctx);
+      if (!text) continue;
+      const who = event && typeof event === "object" && Number.isInteger(event.seat) ? event.seat : null;
+      lines.push(html`<li key=${`${entry.version}-${j}`} data-version=${entry.version}>
+        <span class="v" aria-hidden="true">${entry.version}</span>
+        ${who !== null && html`<span class="mark" style=${`color:${seatColour(who)}`} aria-hidden="true">${seatMark(who)}</span>`}
+        ${text}</li>`);
+    }
+  });
+  return html`<section class="panel log" aria-label="Event log">
+    <h3>Event log</h3>
+    <ol ref=${list} data-testid="event-log" aria-live="polite" aria-relevant="additions">
+      ${lines.length ? lines : html`<li class="empty">Nothing has happened yet.</li>`}
+    </ol>
+  </section>`;
+}

@@ -1,0 +1,363 @@
+// The lobby: my matches (your turn first), the open rooms, join by code, watch a match,
+// a solo match against bots and a custom room.
+
+import { html, useEffect, useState, useCallback } from "./vendor/preact-htm.js";
+import { api, gameName, gameTitle } from "./api.js";
+
+let gamesCache = null;
+let botsCache = null;
+let healthCache = null;
+
+export function useGames() {
+  const [games, setGames] = useState(gamesCache || []);
+  useEffect(() => {
+    if (gamesCache) return;
+    api("GET", "/api/games").then((reply) => {
+      if (reply.ok) { gamesCache = reply.data; setGames(reply.data); }
+    });
+  }, []);
+  return games;
+}
+
+function useBots() {
+  const [bots, setBots] = useState(botsCache);
+  useEffect(() => {
+    if (botsCache) return;
+    api("GET", "/api/bots").then((reply) => {
+      if (reply.ok) { botsCache = reply.data; setBots(reply.data); }
+    });
+  }, []);
+  return bots;
+}
+
+function useHealth() {
+  const [health, setHealth] = useState(healthCache);
+  useEffect(() => {
+    if (healthCache) return;
+    api("GET", "/api/health").then((reply) => {
+      if (reply.ok) { healthCache = reply.data; setHealth(reply.data); }
+    });
+  }, []);
+  return health;
+}
+
+// Poll a GET every `ms` while the lobby is shown.
+function usePoll(path, ms) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  const load = useCallback(async () => {
+    const reply = await api("GET", path);
+    if (reply.ok) { setData(reply.data); setError(null); } else setError(reply.message);
+  }, [path]);
+  useEffect(() => {
+    load();
+    const timer = setInterval(() => { if (!document.hidden) load(); }, ms);
+    return () => clearInterval(timer);
+  }, [load, ms]);
+  return [data, error, load];
+}
+
+// The games as choices: each name's newest version first, older rules versions after it.
+function gameChoices(games) {
+  const newest = new Map();
+  for (const g of games) {
+    if (!newest.has(g.name) || newest.get(g.name).version < g.version) newest.set(g.name, g);
+  }
+  const choices = [];
+  for (const [name, g] of newest) {
+    choices.push({ value: g.id, label: g.title || name });
+    for (const old of games.filter((o) => o.name === name && o !== g).sort((a, b) => b.version - a.version)) {
+      choices.push({ value: old.id, label: `${old.title || name} (rules version ${old.version})` });
+    }
+  }
+  return choices;
+}
+
+// Two teams at n seats, seat 0 always in team 1: "112", "121", "122", ...
+function teamPresets(seats) {
+  const found = [];
+  for (let mask = 1; mask < 1 << (seats - 1); mask++) {
+    let text = "1";
+    for (let s = 1; s < seats; s++) text += mask & (1 << (s - 1)) ? "2" : "1";
+    found.push(text);
+  }
+  return found.sort();
+}
+
+function teamWords(teams) {
+  const sides = {};
+  [...teams].forEach((t, seat) => { (sides[t] = sides[t] || []).push(seat); });
+  return Object.entries(sides).map(([t, seats]) => `team ${t}: seats ${seats.join(", ")}`).join("; ");
+}
+
+function defaults(info) {
+  const options = {};
+  for (const o of info.options || []) options[o.name] = o.default;
+  return options;
+}
+
+// The game, seats and options of a new match; `setup` = {game, seats, options}.
+function GameSetup({ games, setup, onChange, idPrefix }) {
+  const choices = gameChoices(games);
+  const info = games.find((g) => g.id === setup.game);
+  const pick = (gameId) => {
+    const next = games.find((g) => g.id === gameId);
+    onChange({ game: gameId, seats: next ? next.min_seats : 2, options: next ? defaults(next) : {} });
+  };
+  useEffect(() => {
+    if (!info && choices.length) pick(choices[0].value);
+  }, [games.length]);
+  if (!info) return html`<p>Loading the games…</p>`;
+  const setOption = (name, value) => onChange({ ...setup, options: { ...setup.options, [name]: value } });
+  const seatCounts = [];
+  for (let n = info.min_seats; n <= info.max_seats; n++) seatCounts.push(n);
+  const id = (name) => `${idPrefix}-${name}`;
+  return html`
+    <div class="field"><label for=${id("game")}>Game</label>
+      <select id=${id("game")} name="game" value=${setup.game} onChange=${(e) => pick(e.target.value)}>
+        ${choices.map((c) => html`<option value=${c.value}>${c.label}</option>`)}
+      </select></div>
+    ${seatCounts.length > 1 && html`<div class="field"><label for=${id("seats")}>Seats</label>
+      <select id=${id("seats")} name="seats" value=${setup.seats}
+        onChange=${(e) => onChange({ ...setup, seats: Number(e.target.value),
+          options: { ...setup.options, ...(info.options.some((o) => o.name === "teams") ? { teams: "" } : {}) } })}>
+        ${seatCounts.map((n) => html`<option value=${n}>${n} seats</option>`)}
+      </select></div>`}
+    ${(info.options || []).map((o) => {
+      const value = setup.options[o.name];
+      if (o.name === "teams") {
+        if (setup.seats < 3) return null;
+        return html`<div class="field"><label for=${id("teams")}>Teams</label>
+          <select id=${id("teams")} name="teams" value=${value || ""} onChange=${(e) => setOption("teams", e.target.value)}>
+            <option value="">Everyone against everyone</option>
+            ${teamPresets(setup.seats).map((t) => html`<option value=${t}>${t} (${teamWords(t)})</option>`)}
+          </select></div>`;
+      }
+      if (o.choices) {
+        return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
+          <select id=${id(o.name)} name=${o.name} value=${String(value)} title=${o.description}
+            onChange=${(e) => setOption(o.name, e.target.value)}>
+            ${o.choices.map((c) => html`<option value=${String(c)}>${String(c)}</option>`)}
+          </select><small class="hint">${o.description}</small></div>`;
+      }
+      if (typeof o.default === "boolean") {
+        return html`<div class="field check"><label><input type="checkbox" name=${o.name} checked=${!!value}
+          onChange=${(e) => setOption(o.name, e.target.checked)} /> ${o.name.replace(/_/g, " ")}</label>
+          <small class="hint">${o.description}</small></div>`;
+      }
+      if (typeof o.default === "number") {
+        return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
+          <input id=${id(o.name)} type="number" name=${o.name} min=${o.low} max=${o.high} value=${value}
+            onInput=${(e) => setOption(o.name, Number(e.target.value))} />
+          <small class="hint">${o.description}</small></div>`;
+      }
+      return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
+        <input id=${id(o.name)} name=${o.name} value=${value || ""} onInput=${(e) => setOption(o.name, e.target.value)} />
+        <small class="hint">${o.description}</small></div>`;
+    })}`;
+}
+
+function cleanOptions(setup) {
+  const options = { ...setup.options };
+  if ("teams" in options && (!options.teams || setup.seats < 3)) delete options.teams;
+  return options;
+}
+
+function SoloForm({ games }) {
+  const bots = useBots();
+  const [setup, setSetup] = useState({ game: "", seats: 2, options: {} });
+  const [mine, setMine] = useState(0);
+  const [levels, setLevels] = useState({});
+  const [error, setError] = useState(null);
+  const seats = [];
+  for (let s = 0; s < setup.seats; s++) seats.push(s);
+  const seat = Math.min(mine, setup.seats - 1);
+  const submit = async (event) => {
+    event.preventDefault();
+    const others = seats.filter((s) => s !== seat);
+    const body = { game: setup.game, seats: setup.seats, options: cleanOptions(setup), seat };
+    if (others.some((s) => levels[s])) {
+      const fallback = others.map((s) => levels[s]).find(Boolean);
+      body.bots = others.map((s) => levels[s] || fallback);
+    }
+    const reply = await api("POST", "/api/matches/solo", body);
+    if (reply.ok) location.hash = `#/match/${reply.data.id}`;
+    else setError(reply.message);
+  };
+  return html`<form class="card" onSubmit=${submit} aria-label="Solo match">
+    <h2>Solo match</h2>
+    <${GameSetup} games=${games} setup=${setup} idPrefix="solo" onChange=${(s) => { setSetup(s); setError(null); }} />
+    <div class="field"><label for="solo-seat">Your seat</label>
+      <select id="solo-seat" name="seat" value=${seat} onChange=${(e) => setMine(Number(e.target.value))}>
+        ${seats.map((s) => html`<option value=${s}>seat ${s}${s === 0 ? " (plays first)" : ""}</option>`)}
+      </select></div>
+    ${seats.filter((s) => s !== seat).map((s) => html`<div class="field">
+      <label for=${`solo-bot-${s}`}>Bot at seat ${s}</label>
+      <select id=${`solo-bot-${s}`} value=${levels[s] || ""} onChange=${(e) => setLevels({ ...levels, [s]: e.target.value })}>
+        <option value="">the game's default bot</option>
+        ${bots && bots.bots.map((b) => html`<option value=${b}>${b}</option>`)}
+      </select></div>`)}
+    <button type="submit" disabled=${!setup.game}>Start a solo match</button>
+    <p role="alert" class="error">${error || ""}</p>
+  </form>`;
+}
+
+function RoomForm({ games }) {
+  const health = useHealth();
+  const [setup, setSetup] = useState({ game: "", seats: 2, options: {} });
+  const [timer, setTimer] = useState("90");
+  const [isPublic, setPublic] = useState(true);
+  const [mode, setMode] = useState("custom");
+  const [error, setError] = useState(null);
+  const submit = async (event) => {
+    event.preventDefault();
+    const body = { game: setup.game, seats: setup.seats, options: cleanOptions(setup),
+      timer: mode === "days" || timer === "off" ? null : Number(timer), public: isPublic, mode };
+    const reply = await api("POST", "/api/rooms", body);
+    if (reply.ok) location.hash = `#/room/${reply.data.id}`;
+    else setError(reply.message);
+  };
+  return html`<form class="card" onSubmit=${submit} aria-label="Custom room">
+    <h2>Custom room</h2>
+    <${GameSetup} games=${games} setup=${setup} idPrefix="room" onChange=${(s) => { setSetup(s); setError(null); }} />
+    <div class="field"><label for="room-mode">Kind of table</label>
+      <select id="room-mode" name="mode" value=${mode} onChange=${(e) => setMode(e.target.value)}>
+        <option value="custom">Live online</option>
+        <option value="days">Over days (no timer)</option>
+        ${health && health.lan && html`<option value="lan">Wi-Fi room</option>`}
+      </select></div>
+    <div class="field"><label for="room-timer">Turn timer</label>
+      <select id="room-timer" name="timer" value=${mode === "days" ? "off" : timer} disabled=${mode === "days"}
+        onChange=${(e) => setTimer(e.target.value)}>
+        <option value="60">60 seconds</option>
+        <option value="90">90 seconds</option>
+        <option value="120">120 seconds</option>
+        <option value="off">Off</option>
+      </select></div>
+    <div class="field check"><label><input type="checkbox" name="public" checked=${isPublic}
+      onChange=${(e) => setPublic(e.target.checked)} /> Listed in the lobby (otherwise joined by its code only)</label></div>
+    <button type="submit" disabled=${!setup.game}>Open the room</button>
+    <p role="alert" class="error">${error || ""}</p>
+  </form>`;
+}
+
+function JoinByCode() {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState(null);
+  const submit = async (event) => {
+    event.preventDefault();
+    const reply = await api("POST", "/api/rooms/join", { code: code.trim().toUpperCase() });
+    if (reply.ok) location.hash = `#/room/${reply.data.id}`;
+    else setError(reply.message);
+  };
+  return html`<form class="card inline" onSubmit=${submit} aria-label="Join by code">
+    <h2>Join by code</h2>
+    <label for="join-code">Room code</label>
+    <input id="join-code" name="code" value=${code} maxlength="12" autocomplete="off"
+      onInput=${(e) => setCode(e.target.value)} required />
+    <button type="submit">Join</button>
+    <p role="alert" class="error">${error || ""}</p>
+  </form>`;
+}
+
+function WatchForm() {
+  const [id, setId] = useState("");
+  const submit = (event) => {
+    event.preventDefault();
+    if (id.trim()) location.hash = `#/match/${encodeURIComponent(id.trim())}?watch`;
+  };
+  return html`<form class="card inline" onSubmit=${submit} aria-label="Watch a match">
+    <h2>Watch a match</h2>
+    <label for="watch-id">Match id</label>
+    <input id="watch-id" name="match" value=${id} maxlength="40" autocomplete="off"
+      onInput=${(e) => setId(e.target.value)} required />
+    <button type="submit">Watch</button>
+    <p><a href="#/replay">Replay a record file</a></p>
+  </form>`;
+}
+
+export async function rematch(matchId) {
+  const reply = await api("POST", `/api/rooms/rematch/${encodeURIComponent(matchId)}`);
+  if (!reply.ok) return reply;
+  location.hash = reply.data.status === "waiting" ? `#/room/${reply.data.id}` : `#/match/${reply.data.id}`;
+  return reply;
+}
+
+const STATUS_ORDER = { playing: 0, waiting: 1, over: 2, closed: 3 };
+
+function MyMatches({ games }) {
+  const [matches, error] = usePoll("/api/matches", 5000);
+  const [problem, setProblem] = useState(null);
+  if (!matches) return html`<section class="card" aria-label="Your matches"><h2>Your matches</h2><p>${error || "Loading…"}</p></section>`;
+  const sorted = [...matches].filter((m) => m.status !== "closed").sort((a, b) =>
+    (b.your_turn ? 1 : 0) - (a.your_turn ? 1 : 0) || (STATUS_ORDER[a.status] ?? 9) - (STATUS_ORDER[b.status] ?? 9));
+  return html`<section class="card" aria-label="Your matches">
+    <h2>Your matches</h2>
+    ${sorted.length === 0 && html`<p>No matches yet: start a solo match or open a room.</p>`}
+    <ul class="rows" data-testid="my-matches">
+      ${sorted.map((m) => html`<li class=${`row ${m.your_turn ? "your-turn" : ""}`} data-match=${m.id}>
+        <span class="what"><strong>${gameTitle(games, m.game)}</strong>
+          ${m.mode && html` · ${m.mode === "days" ? "over days" : m.mode}`} · seat ${m.seat}
+          ${m.version !== undefined && html` · move ${m.version}`}</span>
+        <span class="state">${m.your_turn ? html`<strong class="badge">Your turn</strong>` : m.status}</span>
+        <span class="acts">
+          ${m.status === "playing" && html`<a class="button" href=${`#/match/${m.id}`}>${m.your_turn ? "Play" : "Open"}</a>`}
+          ${m.status === "waiting" && html`<a class="button" href=${`#/room/${m.id}`}>Room</a>`}
+          ${m.status === "over" && html`
+            <a class="button" href=${`#/match/${m.id}`}>Result</a>
+            <a class="button" href=${`#/replay/${m.id}`}>Replay</a>
+            <a class="button" href=${`/api/matches/${m.id}/record`} download=${`meeple-${gameName(m.game)}-${m.id}.json`}>Record</a>
+            <button type="button" onClick=${async () => { const r = await rematch(m.id); if (!r.ok) setProblem(r.message); }}>Rematch</button>`}
+        </span>
+      </li>`)}
+    </ul>
+    <p role="alert" class="error">${problem || ""}</p>
+  </section>`;
+}
+
+function OpenRooms({ games, account }) {
+  const [rooms, error, reload] = usePoll("/api/rooms", 4000);
+  const [problem, setProblem] = useState(null);
+  const join = async (room) => {
+    const mine = room.players.some((p) => p.account === account.id);
+    if (!mine) {
+      const reply = await api("POST", `/api/rooms/${room.id}/join`, {});
+      if (!reply.ok) { setProblem(reply.message); reload(); return; }
+    }
+    location.hash = `#/room/${room.id}`;
+  };
+  return html`<section class="card" aria-label="Open rooms">
+    <h2>Open rooms</h2>
+    ${!rooms && html`<p>${error || "Loading…"}</p>`}
+    ${rooms && rooms.length === 0 && html`<p>No open rooms right now.</p>`}
+    <ul class="rows" data-testid="open-rooms">
+      ${(rooms || []).map((r) => {
+        const taken = r.players.filter((p) => !p.open).length;
+        const host = r.players.find((p) => p.seat === 0);
+        const mine = r.players.some((p) => p.account === account.id);
+        return html`<li class="row" data-room=${r.id}>
+          <span class="what"><strong>${gameTitle(games, r.game)}</strong> · ${taken}/${r.seats} seats
+            · ${r.timer ? `${r.timer} s timer` : "no timer"}${r.options && r.options.teams ? ` · teams ${r.options.teams}` : ""}</span>
+          <span class="state">host ${host ? host.name : "?"}</span>
+          <span class="acts"><button type="button" onClick=${() => join(r)}>${mine ? "Open" : "Join"}</button></span>
+        </li>`;
+      })}
+    </ul>
+    <p role="alert" class="error">${problem || ""}</p>
+  </section>`;
+}
+
+export function Lobby({ account }) {
+  const games = useGames();
+  return html`<div class="lobby">
+    <div class="column">
+      <${MyMatches} games=${games} />
+      <${OpenRooms} games=${games} account=${account} />
+      <div class="pair"><${JoinByCode} /><${WatchForm} /></div>
+    </div>
+    <div class="column">
+      <${SoloForm} games=${games} />
+      <${RoomForm} games=${games} />
+    </div>
+  </div>`;
+}

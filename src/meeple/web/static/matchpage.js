@@ -1,0 +1,289 @@
+// The match page (#/match/ID, #/match/ID?watch): players and who decides, the shared clock,
+// the board (boards/<game>.js, else the generic one), the legal actions by notation, the
+// event log, the outcome with rematch and record. Rebuilt from the snapshot on every load.
+
+import { html, useCallback, useEffect, useErrorBoundary, useMemo, useRef, useState } from "./vendor/preact-htm.js";
+import { api, gameName, gameTitle, seatColour, seatMark, seatName, teamOf } from "./api.js";
+import { MatchSocket, loadBoard } from "./match.js";
+import { Clock, secondsLeft } from "./clock.js";
+import { EventLog } from "./events.js";
+import { rematch, useGames } from "./lobby.js";
+
+// Renders its child; if the child throws, shows `fallback` (a board or panel never breaks
+// the page).
+function Guard({ children, fallback, name }) {
+  const [error] = useErrorBoundary();
+  if (error) {
+    return html`<div class="guarded"><p class="error">The ${name} failed: ${String(error.message || error)}</p>${fallback || ""}</div>`;
+  }
+  return children;
+}
+
+// A lazily imported optional module (replay.js, analysis.js): null until loaded or if absent.
+export function useOptionalModule(path) {
+  const [module, setModule] = useState(null);
+  useEffect(() => {
+    let live = true;
+    import(path).then((m) => { if (live) setModule(m); }).catch(() => {});
+    return () => { live = false; };
+  }, [path]);
+  return module;
+}
+
+function Players({ frame, options }) {
+  const { players = [], deciding = [], away = [], view, outcome, seat } = frame;
+  const planning = view && view.phase === "plan";
+  const rows = view && Array.isArray(view.seats) ? view.seats : [];
+  const winners = outcome ? outcome.winners || [] : [];
+  return html`<section class="panel players" aria-label="Players">
+    <h3>Players</h3>
+    <ul>
+      ${players.map((p) => {
+        const row = rows.find((r) => r && r.seat === p.seat);
+        const decides = deciding.includes(p.seat);
+        const ended = !outcome && planning && (row && typeof row.ended === "boolean" ? row.ended : !decides);
+        const team = teamOf(options, p.seat);
+        const status = outcome ? (winners.includes(p.seat) ? "winner" : "")
+          : decides ? "decides now" : ended ? "ended the turn" : "waits";
+        return html`<li class=${`player ${decides ? "deciding" : ""}`} data-seat=${p.seat}
+            style=${`--seat:${seatColour(p.seat)}`}>
+          <span class="mark" aria-hidden="true">${seatMark(p.seat)}</span>
+          <span class="name">${p.name}${p.bot ? " (bot)" : ""}${p.seat === seat ? " (you)" : ""}</span>
+          <span class="meta">seat ${p.seat}${team ? ` · team ${team}` : ""}</span>
+          <span class="status" data-testid=${`status-${p.seat}`}>${status}${away.includes(p.seat) ? " · away (a bot plays)" : ""}</span>
+        </li>`;
+      })}
+    </ul>
+  </section>`;
+}
+
+// The generic legal-action list: a notation input (Enter plays it) filtering the buttons.
+function LegalActions({ legal, submit, readonly }) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const query = text.trim().toLowerCase();
+  const shown = query ? legal.filter((a) => a.text.toLowerCase().includes(query)) : legal;
+  const play = async (action) => {
+    setBusy(true);
+    const result = await submit(action);
+    setBusy(false);
+    if (result && result.ok) setText("");
+  };
+  const onSubmit = (event) => {
+    event.preventDefault();
+    if (!query) return;
+    const exact = legal.find((a) => a.text.toLowerCase() === query);
+    if (exact) play(exact.id);
+    else if (shown.length === 1) play(shown[0].id);
+    else play(text.trim());
+  };
+  const LIMIT = 60;
+  return html`<section class="panel legal-panel" aria-label="Legal actions">
+    <h3>Your actions ${legal.length ? html`<small>(${legal.length})</small>` : ""}</h3>
+    ${readonly ? html`<p>You are watching.</p>` : legal.length === 0 ? html`<p>Nothing to decide now.</p>` : html`
+      <form class="notation" onSubmit=${onSubmit}>
+        <label for="notation">Play by notation</label>
+        <input id="notation" name="notation" value=${text} autocomplete="off" spellcheck="false"
+          aria-describedby="notation-help" onInput=${(e) => setText(e.target.value)} />
+        <button type="submit" disabled=${busy || !query}>Play</button>
+        <small id="notation-help" class="hint">Type to filter; Enter plays the action typed (or the only one left).</small>
+      </form>
+      <ul class="legal" aria-label="Legal actions list">
+        ${shown.slice(0, LIMIT).map((a) => html`<li><button type="button" data-action=${a.id} disabled=${busy}
+          onClick=${() => play(a.id)}>${a.text}</button></li>`)}
+      </ul>
+      ${shown.length > LIMIT && html`<p class="hint">${shown.length - LIMIT} more: type to narrow the list.</p>`}`}
+  </section>`;
+}
+
+function Outcome({ frame, matchId, game }) {
+  const { outcome, players = [], seat } = frame;
+  const [problem, setProblem] = useState(null);
+  if (!outcome) return null;
+  const winners = outcome.winners || [];
+  const scores = outcome.scores || [];
+  const mine = seat !== null && seat !== undefined;
+  const headline = outcome.draw ? "A draw"
+    : winners.length ? `${winners.map((s) => seatName(players, s)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`
+    : "The match is over";
+  return html`<section class="panel outcome" aria-label="Outcome" data-testid="outcome">
+    <h3>${headline}${mine && winners.includes(seat) ? " — well played!" : ""}</h3>
+    ${outcome.reason && html`<p>${String(outcome.reason).replace(/_/g, " ")}</p>`}
+    ${scores.length > 0 && html`<table class="scores"><thead><tr><th scope="col">Seat</th><th scope="col">Score</th></tr></thead>
+      <tbody>${scores.map((score, s) => html`<tr><td><span class="mark" style=${`color:${seatColour(s)}`} aria-hidden="true">${seatMark(s)}</span>
+        ${seatName(players, s)}</td><td>${score}</td></tr>`)}</tbody></table>`}
+    <p class="actions">
+      ${mine && html`<button type="button" class="primary" onClick=${async () => {
+        const r = await rematch(matchId); if (!r.ok) setProblem(r.message);
+      }}>Rematch</button>`}
+      <a class="button" href=${`/api/matches/${matchId}/record`} download=${`meeple-${gameName(game)}-${matchId}.json`}>Download the record</a>
+      <a class="button" href=${`#/replay/${matchId}`}>Replay</a>
+      <a class="button" href="#/">Lobby</a>
+    </p>
+    <p role="alert" class="error">${problem || ""}</p>
+  </section>`;
+}
+
+const TIMEOUT_NOTE = {
+  simultaneous: "Time is up: every seat still deciding hands in the orders it has queued, as they stand; a seat with none passes.",
+  sequential: "Time is up: the seat's bot takes its decisions until the turn passes.",
+};
+
+export function MatchPage({ matchId, watch }) {
+  const games = useGames();
+  const [frame, setFrame] = useState(null);
+  const [entries, setEntries] = useState([]);
+  const [boardEvents, setBoardEvents] = useState([]);
+  const [module, setModule] = useState(null);
+  const [message, setMessage] = useState(null);
+  const [link, setLink] = useState("connecting");
+  const [gone, setGone] = useState(null);
+  const [summary, setSummary] = useState(null);
+  const socket = useRef(null);
+  const logged = useRef(0); // the newest version in the log
+
+  useEffect(() => {
+    setFrame(null); setEntries([]); setBoardEvents([]); setGone(null); setMessage(null);
+    logged.current = 0;
+    let current = null;
+    const addVersions = (list) => {
+      const fresh = list.filter((m) => m.version > logged.current);
+      if (!fresh.length) return;
+      logged.current = fresh[fresh.length - 1].version;
+      setEntries((old) => [...old, ...fresh.map((m) => ({ version: m.version, events: m.events || [] }))]);
+    };
+    const sock = new MatchSocket(matchId, (incoming) => {
+      switch (incoming.type) {
+        case "open":
+          setLink("open");
+          return;
+        case "snapshot": {
+          const first = current === null;
+          const missed = incoming.missed || [];
+          current = { ...incoming };
+          addVersions(missed);
+          const last = missed.length ? missed[missed.length - 1] : null;
+          setBoardEvents(first ? (last && last.version === incoming.version ? last.events : []) : missed.flatMap((m) => m.events));
+          setLink("open");
+          break;
+        }
+        case "update":
+          if (!current) return;
+          current = { ...current, ...incoming };
+          if (incoming.outcome) current.status = "over";
+          addVersions([{ version: incoming.version, events: incoming.events || [] }]);
+          setBoardEvents(incoming.events || []);
+          break;
+        case "clock":
+          if (!current) return;
+          current = { ...current, deadline: incoming.deadline, turn_seconds: incoming.turn_seconds };
+          break;
+        case "presence":
+          if (!current) return;
+          current = { ...current, away: incoming.away || [] };
+          break;
+        case "error":
+          if (!incoming.ref) setMessage({ kind: "error", text: incoming.message });
+          return;
+        case "closed":
+          if (incoming.code === 4404) {
+            api("GET", `/api/rooms/${encodeURIComponent(matchId)}`).then((reply) => {
+              if (reply.ok && reply.data.status === "waiting") location.hash = `#/room/${matchId}`;
+              else setGone("There is no such match.");
+            });
+          } else if (incoming.code === 4403) setGone("You do not hold that seat in this match.");
+          else setLink("reconnecting");
+          return;
+        default:
+          return;
+      }
+      setFrame(current);
+    }, { watch, since: 0 });
+    socket.current = sock;
+    api("GET", `/api/matches/${encodeURIComponent(matchId)}`).then((reply) => { if (reply.ok) setSummary(reply.data); });
+    return () => sock.close();
+  }, [matchId, watch]);
+
+  const game = frame && frame.game;
+  useEffect(() => {
+    if (game) loadBoard(game).then((m) => setModule(m));
+  }, [game]);
+
+  // The clock at zero: the server hands in; the log says so (once per deadline).
+  const deadline = frame && !frame.outcome ? frame.deadline : null;
+  const simultaneous = useMemo(() => {
+    const info = games.find((g) => g.id === game);
+    return info ? info.simultaneous : false;
+  }, [games, game]);
+  useEffect(() => {
+    const left = secondsLeft(deadline);
+    if (left === null) return undefined;
+    const timer = setTimeout(() => {
+      setEntries((old) => [...old, { note: TIMEOUT_NOTE[simultaneous ? "simultaneous" : "sequential"], kind: "timeout" }]);
+    }, Math.max(0, left * 1000));
+    return () => clearTimeout(timer);
+  }, [deadline, simultaneous]);
+
+  const say = useCallback((text, kind = "info") => setMessage(text ? { kind, text } : null), []);
+  const submit = useCallback(async (action) => {
+    if (!socket.current) return { ok: false, code: "network", message: "not connected" };
+    const result = await socket.current.submit(action);
+    if (!result.ok) setMessage({ kind: "error", text: result.message });
+    else setMessage(null);
+    return result;
+  }, []);
+
+  if (gone) return html`<section class="card"><p role="alert" class="error">${gone}</p><a href="#/">Back to the lobby</a></section>`;
+  if (!frame || !module) return html`<p role="status">Loading the match…</p>`;
+
+  const Board = module.default;
+  const seat = frame.seat === undefined ? null : frame.seat;
+  const readonly = seat === null || !!frame.outcome;
+  const options = (summary && summary.options) || (frame.view && frame.view.options) || {};
+  const legal = frame.legal || [];
+  const boardProps = {
+    game: frame.game, seat, players: frame.players || [], version: frame.version, view: frame.view,
+    legal, deciding: frame.deciding || [], events: boardEvents, outcome: frame.outcome || null,
+    readonly, submit, say,
+  };
+  const hint = summary && summary.mode === "solo" && seat !== null && !frame.outcome;
+  const yourTurn = seat !== null && (frame.deciding || []).includes(seat) && !frame.outcome;
+  return html`<section class="match" aria-label="Match">
+    <header class="match-head">
+      <h2>${gameTitle(games, frame.game)} <small>${frame.game}</small></h2>
+      <span class="facts">move <span data-testid="version">${frame.version}</span>
+        · ${seat === null ? "watching" : html`you are ${html`<span class="mark" style=${`color:${seatColour(seat)}`} aria-hidden="true">${seatMark(seat)}</span>`} seat ${seat}`}
+        ${yourTurn ? html` · <strong class="badge">your turn</strong>` : ""}
+        ${link !== "open" ? html` · <span class="link" role="status">${link}…</span>` : ""}</span>
+    </header>
+    <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="message">${message ? message.text : ""}</div>
+    <div class="match-grid">
+      <div class="board-area">
+        <${Guard} name="board" fallback=${html`<${GenericFallback} ...${boardProps} />`}>
+          <${Board} ...${boardProps} />
+        <//>
+      </div>
+      <aside class="side">
+        <${Clock} deadline=${frame.deadline} turnSeconds=${frame.turn_seconds} over=${!!frame.outcome} />
+        <${Players} frame=${frame} options=${options} />
+        <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} />
+        ${hint && html`<${Hint} matchId=${matchId} seat=${seat} version=${frame.version} mode=${summary.mode} />`}
+        <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} />
+        <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} />
+      </aside>
+    </div>
+  </section>`;
+}
+
+function GenericFallback(props) {
+  const [module, setModule] = useState(null);
+  useEffect(() => { import("./boards/generic.js").then(setModule); }, []);
+  return module ? html`<${module.default} ...${props} />` : null;
+}
+
+function Hint(props) {
+  const module = useOptionalModule("./analysis.js");
+  if (!module || typeof module.HintPanel !== "function") return null;
+  const Panel = module.HintPanel;
+  return html`<${Guard} name="hint panel"><${Panel} ...${props} /><//>`;
+}

@@ -1,0 +1,118 @@
+// A room as it fills (#/room/ID): follows GET /ws/rooms/ID. Seats, names, ready, leave; the
+// host kicks, seats bots and starts; once started the page becomes the match's.
+
+import { html, useEffect, useState } from "./vendor/preact-htm.js";
+import { api, gameTitle, seatColour, seatMark, teamOf } from "./api.js";
+import { useGames } from "./lobby.js";
+
+function useRoom(roomId) {
+  const [room, setRoom] = useState(null);
+  const [gone, setGone] = useState(null);
+  useEffect(() => {
+    let closed = false;
+    let ws = null;
+    let retry = 500;
+    const open = () => {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}`);
+      ws.onmessage = (message) => {
+        let frame;
+        try { frame = JSON.parse(message.data); } catch (err) { return; }
+        if (frame.type === "room") { retry = 500; setRoom(frame); }
+      };
+      ws.onclose = (event) => {
+        if (closed) return;
+        if (event.code >= 4000) { setGone("There is no such room."); return; }
+        setTimeout(() => { if (!closed) open(); }, retry);
+        retry = Math.min(retry * 2, 8000);
+      };
+    };
+    open();
+    return () => { closed = true; if (ws) ws.close(); };
+  }, [roomId]);
+  return [room, gone, setRoom];
+}
+
+export function RoomPage({ roomId, account }) {
+  const games = useGames();
+  const [room, gone, setRoom] = useRoom(roomId);
+  const [error, setError] = useState(null);
+  const [level, setLevel] = useState("");
+  const [bots, setBots] = useState(null);
+  useEffect(() => {
+    api("GET", "/api/bots").then((reply) => { if (reply.ok) setBots(reply.data.bots); });
+  }, []);
+  useEffect(() => {
+    if (room && room.status === "playing") location.hash = `#/match/${room.id}`;
+  }, [room && room.status]);
+
+  if (gone) return html`<section class="card"><p role="alert" class="error">${gone}</p><a href="#/">Back to the lobby</a></section>`;
+  if (!room) return html`<p>Loading the room…</p>`;
+
+  const call = async (path, body) => {
+    const reply = await api("POST", `/api/rooms/${room.id}/${path}`, body);
+    if (!reply.ok) setError(reply.message);
+    else { setError(null); if (reply.data && reply.data.players) setRoom({ ...room, ...reply.data }); }
+    return reply;
+  };
+  const me = account ? room.players.find((p) => p.account === account.id) : null;
+  const host = account && room.host === account.id;
+  const open = room.players.filter((p) => p.open);
+  const closed = room.status === "closed";
+  return html`<section class="card room" aria-label="Room">
+    <h2>${gameTitle(games, room.game)} · room</h2>
+    <p class="facts">${room.seats} seats · ${room.timer ? `turn timer ${room.timer} s` : "no turn timer"}
+      · ${room.public ? "listed in the lobby" : "private"}
+      ${room.options && room.options.teams ? ` · teams ${room.options.teams}` : ""}</p>
+    ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>
+      <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(room.code)}>Copy</button></p>`}
+    ${closed && html`<p role="status">This room is closed. <a href="#/">Back to the lobby</a></p>`}
+    <table class="seats">
+      <caption class="sr-only">Seats</caption>
+      <thead><tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Ready</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>
+        ${room.players.map((p) => {
+          const team = teamOf(room.options, p.seat);
+          const isHost = p.account !== null && p.account === room.host;
+          const ready = p.bot || isHost || p.ready;
+          return html`<tr data-seat=${p.seat}>
+            <td><span class="mark" style=${`color:${seatColour(p.seat)}`} aria-hidden="true">${seatMark(p.seat)}</span>
+              seat ${p.seat}${team ? html` <span class="team">team ${team}</span>` : ""}</td>
+            <td>${p.open ? html`<em>open</em>` : p.name}${p.bot ? " (bot)" : ""}${isHost ? " (host)" : ""}
+              ${me && me.seat === p.seat ? " (you)" : ""}</td>
+            <td>${p.open ? "" : ready ? "✓ ready" : "not ready"}</td>
+            <td>
+              ${host && !p.open && !isHost && !closed && html`<button type="button" onClick=${() => call("kick", { seat: p.seat })}
+                aria-label=${`Kick seat ${p.seat}`}>Kick</button>`}
+              ${!me && p.open && room.public && !closed && html`<button type="button" onClick=${() => call("join", { seat: p.seat })}
+                aria-label=${`Take seat ${p.seat}`}>Take this seat</button>`}
+            </td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+    ${!closed && html`<div class="actions">
+      ${me && !host && html`<button type="button" onClick=${() => call("ready", { ready: !me.ready })}>
+        ${me.ready ? "Not ready" : "Ready"}</button>`}
+      ${host && open.length > 0 && html`<span class="fill">
+        <label for="fill-level">Bot level</label>
+        <select id="fill-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
+          <option value="">the game's default bot</option>
+          ${(bots || []).map((b) => html`<option value=${b}>${b}</option>`)}
+        </select>
+        <button type="button" onClick=${() => call("bots", level ? { bots: level } : {})}>Fill open seats with bots</button>
+      </span>`}
+      ${host && html`<button type="button" class="primary" disabled=${open.length > 0}
+        onClick=${async () => {
+          const reply = await call("start");
+          if (reply.ok) location.hash = `#/match/${room.id}`;
+        }}>Start the match</button>`}
+      ${me && html`<button type="button" onClick=${async () => {
+        const reply = await call("leave");
+        if (reply.ok) location.hash = "#/";
+      }}>${host ? "Close the room" : "Leave"}</button>`}
+    </div>`}
+    <p role="alert" class="error">${error || ""}</p>
+    <p><a href="#/">Back to the lobby</a></p>
+  </section>`;
+}

@@ -1,0 +1,166 @@
+"""Manafields' board in a real Chromium against a real server: a person plays turns by clicking
+on the battlefield (select a unit, then a highlighted square), by keyboard, and on a phone-sized
+screen; an illegal click is explained and changes nothing; the event log names seats."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
+
+SEED = 11
+
+
+def version(page: Page) -> int:
+    return int(page.get_by_test_id("version").inner_text())
+
+
+def wait_for_my_turn(page: Page, after: int) -> int:
+    """Waits until the version has passed ``after`` and the board offers the End turn button."""
+    page.wait_for_function(
+        """(after) => {
+          const v = document.querySelector('[data-testid="version"]');
+          return v && Number(v.textContent) > after && document.querySelector('.mf-end');
+        }""",
+        arg=after,
+    )
+    return version(page)
+
+
+def square(page: Page, name: str) -> str:
+    return f'[data-square="{name}"]'
+
+
+def open_match(page: Page, **body: object) -> None:
+    sign_in_as_guest(page)
+    start_solo(page, game="manafields", seed=SEED, bots=["random"], **body)
+    expect(page.locator(".mf-board")).to_be_visible()
+    expect(page.get_by_test_id("version")).to_have_text("0")
+
+
+def test_turns_are_played_by_clicking_on_the_battlefield(page: Page) -> None:
+    open_match(page)
+    board = page.locator(".mf-board")
+    # The Knights (E, b2) ride to the west objective: select, then a highlighted square.
+    page.click(square(page, "b2"))
+    expect(page.get_by_test_id("mf-unitcard")).to_contain_text("Knights (E)")
+    target = page.locator(square(page, "b7"))
+    expect(target).to_have_attribute("data-target", "move")
+    before = board.inner_html()
+    target.hover()
+    expect(page.locator(".mf-hint")).to_contain_text("move E b7")
+    target.click()
+    expect(page.get_by_test_id("version")).to_have_text("1")
+    expect(page.locator(square(page, "b7"))).to_have_attribute("data-unit", "E")
+    assert board.inner_html() != before
+    # The Longbowmen (F, h2) advance; then the turn ends and the bot plays its own.
+    page.click(square(page, "h2"))
+    page.click(square(page, "h5"))
+    expect(page.get_by_test_id("version")).to_have_text("2")
+    page.get_by_role("button", name="End turn").click()
+    seen = wait_for_my_turn(page, 3)
+    # Three more turns, each a few orders by clicks on the board, then End turn.
+    for _ in range(3):
+        for _ in range(2):
+            unit = page.locator(".mf-cell.mf-focusable[data-unit]").first
+            unit.click()
+            moves = page.locator('.mf-cell[data-target~="move"]')
+            if moves.count() == 0:
+                page.keyboard.press("Escape")
+                continue
+            at = version(page)
+            moves.nth(moves.count() // 2).click()
+            expect(page.get_by_test_id("version")).to_have_text(str(at + 1))
+        at = version(page)
+        page.get_by_role("button", name="End turn").click()
+        if page.get_by_test_id("mf-head").inner_text().startswith(("A draw", "Seat")):
+            break
+        seen = wait_for_my_turn(page, at)
+    assert seen > 8
+    # A mid-game board: select a unit so that its targets and range show.
+    page.locator(".mf-cell.mf-focusable[data-unit]").first.click()
+    screenshot(page, "manafields")
+
+
+def test_an_illegal_click_says_why_and_plays_nothing(page: Page) -> None:
+    open_match(page)
+    # No unit selected: the board says what to do.
+    page.click(square(page, "e5"))
+    expect(page.get_by_role("alert")).to_contain_text("Select one of your units first")
+    page.click(square(page, "d5"))
+    expect(page.get_by_role("alert")).to_contain_text("terrain")
+    # The Veteran Spearmen (C, e2) cannot reach j12: the engine's reason is shown.
+    page.click(square(page, "e2"))
+    page.click(square(page, "j12"))
+    expect(page.get_by_role("alert")).to_contain_text(re.compile("not within Speed"))
+    expect(page.get_by_test_id("version")).to_have_text("0")
+    # Escape cancels the selection: no targets are left on the board.
+    expect(page.locator('.mf-cell[data-target~="move"]').first).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator('.mf-cell[data-target~="move"]')).to_have_count(0)
+    expect(page.get_by_test_id("version")).to_have_text("0")
+
+
+def test_the_keyboard_plays_an_order(page: Page) -> None:
+    open_match(page)
+    unit = page.get_by_role("button", name=re.compile(r"^e2, .*Veteran Spearmen \(C\)"))
+    unit.focus()
+    page.keyboard.press("Enter")
+    target = page.get_by_role("button", name="e5: move C e5")
+    target.focus()
+    page.keyboard.press(" ")
+    expect(page.get_by_test_id("version")).to_have_text("1")
+    expect(page.locator(square(page, "e5"))).to_have_attribute("data-unit", "C")
+
+
+def test_a_mirror_match_on_a_phone(page: Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_match(page, options={"faction0": "elves", "faction1": "elves"})
+    status = page.locator(".mf-status")
+    expect(status).to_contain_text("Elves (first)")
+    expect(status).to_contain_text("Elves (second)")
+    board = page.locator(".mf-board").bounding_box()
+    panel = page.locator(".mf-panel").bounding_box()
+    assert board is not None and panel is not None
+    assert board["width"] <= 390
+    assert panel["y"] >= board["y"] + board["height"]
+    page.click(square(page, "b2"))
+    page.click(square(page, "b6"))
+    expect(page.get_by_test_id("version")).to_have_text("1")
+    screenshot(page, "manafields-phone")
+
+
+def test_the_event_log_names_seats_and_units(page: Page) -> None:
+    open_match(page)
+    lines = page.evaluate(
+        """async () => {
+          const board = await import('/static/boards/manafields.js');
+          const ctx = {players: [{seat: 0, name: 'Ana'}, {seat: 1, name: 'random'}], seat: 0};
+          const events = [
+            {kind: 'move', seat: 0, unit: 4, from: 'b2', to: 'b7', cost: 0},
+            {kind: 'fight', seat: 1, unit: 10, target: 5, dice: 5, auto_sixes: 0, to_hit: 4,
+             to_hit_bonus: 0, hit_rolls: [2, 4, 2, 6, 5], hits: 3, armour: 2,
+             break_rolls: [2, 3, 2], broken: 3, damage_per_die: 2, damage: 6},
+            {kind: 'destroyed', seat: 0, unit: 5, square: 'h5'},
+            {kind: 'general_killed', seat: 1, unit: 6},
+            {kind: 'score', seat: 0, objectives: 2, general: 1, general_killed: 0, total: 3,
+             score: [3, 1]},
+            {kind: 'turn', seat: 1, turn: 1, op: 3, healed: []},
+            {kind: 'game_over', seat: null, winners: [0], draw: false, reason: 'lead',
+             scores: [13, 1], detail: {turns: 20}},
+            {kind: 'something_new', seat: 0, detail: {a: 1}},
+          ];
+          return events.map((e) => board.describeEvent(e, ctx));
+        }"""
+    )
+    assert lines[0] == "Ana: Knights (E) moves b2 → b7 (0 OP)"
+    assert lines[1].startswith("random: Wolf Riders (K) fights Longbowmen (F): 5 dice")
+    assert "6 damage" in lines[1]
+    assert "destroyed on h5" in lines[2]
+    assert "6 points to Ana" in lines[3]
+    assert lines[4].startswith("Ana scores 3")
+    assert lines[5] == "random's turn (3 OP)"
+    assert lines[6] == "Ana wins by a 12-point lead"
+    assert all("[object Object]" not in line for line in lines)

@@ -1,7 +1,9 @@
 """The client's shell in a real Chromium against a real server: the page loads, a guest
-signs in and plays by the generic list of legal actions."""
+signs in through the form, a person registers, logs out and logs in again."""
 
 from __future__ import annotations
+
+import uuid
 
 from playwright.sync_api import Page, expect
 
@@ -13,6 +15,32 @@ def test_the_page_loads_and_a_guest_signs_in(page: Page) -> None:
     page.get_by_label("Display name").fill("Ana")
     page.get_by_role("button", name="Play as a guest").click()
     expect(page.locator("header .who")).to_have_text("Ana")
+    expect(page.get_by_role("heading", name="Solo match")).to_be_visible()
+
+
+def test_register_log_out_and_log_in(page: Page) -> None:
+    name = f"ana-{uuid.uuid4().hex[:8]}"
+    page.goto("/")
+    register = page.get_by_role("form", name="Register")
+    register.get_by_label("Account name").fill(name)
+    register.get_by_label("Name shown to others").fill("Ana Lima")
+    register.get_by_label("Password").fill("a-long-password")
+    register.get_by_role("button", name="Register").click()
+    expect(page.locator("header .who")).to_have_text("Ana Lima")
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("form", name="Log in")).to_be_visible()
+    assert page.request.get("/api/me").status == 401
+    login = page.get_by_role("form", name="Log in")
+    login.get_by_label("Account name").fill(name)
+    login.get_by_label("Password").fill("wrong-password")
+    login.get_by_role("button", name="Log in").click()
+    expect(login.get_by_role("alert")).not_to_be_empty()
+    login.get_by_label("Password").fill("a-long-password")
+    login.get_by_role("button", name="Log in").click()
+    expect(page.locator("header .who")).to_have_text("Ana Lima")
+    # The session is the cookie: a reload keeps it.
+    page.reload()
+    expect(page.locator("header .who")).to_have_text("Ana Lima")
 
 
 def test_a_solo_match_opens_and_takes_an_action(page: Page) -> None:

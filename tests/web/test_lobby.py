@@ -1,0 +1,90 @@
+"""The lobby in a real Chromium against a real server: a solo match set up through the form
+(Maiterra at four seats in teams, a bot level per seat, the person's seat), the "your turn"
+list, the open rooms, and a solo match of each game played by keyboard through the generic
+list of legal actions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.conftest import Server
+from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
+
+
+def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> None:
+    sign_in_as_guest(page, "Bea")
+    page.goto("/")
+    solo = page.get_by_role("form", name="Solo match")
+    solo.get_by_label("Game").select_option(label="Maiterra")
+    solo.get_by_label("Seats").select_option("4")
+    solo.get_by_label("Teams").select_option("1212")
+    solo.get_by_label("Your seat").select_option("1")
+    solo.get_by_label("Bot at seat 0").select_option("random")
+    solo.get_by_label("Bot at seat 2").select_option("random")
+    solo.get_by_label("Bot at seat 3").select_option("heuristic")
+    solo.get_by_role("button", name="Start a solo match").click()
+    expect(page).to_have_url(re.compile(r"#/match/"))
+    match_id = page.url.rsplit("/", 1)[1]
+    summary = page.request.get(f"/api/matches/{match_id}").json()
+    assert summary["seats"] == 4 and summary["options"]["teams"] == "1212"
+    assert [p["bot"] for p in summary["players"]] == ["random", None, "random", "heuristic"]
+    players = page.get_by_role("region", name="Players")
+    expect(players.locator("[data-seat='1']")).to_contain_text("(you)")
+    expect(players.locator("[data-seat='3']")).to_contain_text("team 2")
+    # Back in the lobby the match is listed first, as the person's turn (the house pick).
+    page.get_by_role("link", name="Lobby").first.click()
+    mine = page.get_by_test_id("my-matches")
+    expect(mine.locator("li").first).to_have_attribute("data-match", match_id)
+    expect(mine.locator("li").first).to_contain_text("Your turn")
+
+
+def test_the_lobby_lists_open_rooms_and_joins_one(browser: Browser, web: Server) -> None:
+    host_context = browser.new_context(base_url=web.base)
+    guest_context = browser.new_context(base_url=web.base, viewport={"width": 1280, "height": 900})
+    try:
+        host = host_context.new_page()
+        sign_in_as_guest(host, "Host Hana")
+        room = host.request.post(
+            "/api/rooms", data={"game": "maatatahay", "timer": 120, "public": True}
+        ).json()
+        page = guest_context.new_page()
+        sign_in_as_guest(page, "Caio")
+        start_solo(page, game="manafields", seed=2)
+        expect(page.get_by_test_id("version")).to_be_visible()
+        page.goto("/#/")
+        rooms = page.get_by_test_id("open-rooms")
+        row = rooms.locator(f"[data-room='{room['id']}']")
+        expect(row).to_contain_text("Maatatahay")
+        expect(row).to_contain_text("120 s timer")
+        expect(row).to_contain_text("Host Hana")
+        expect(page.get_by_test_id("my-matches")).to_contain_text("Manafields")
+        screenshot(page, "lobby")
+        row.get_by_role("button", name="Join").click()
+        expect(page).to_have_url(re.compile(rf"#/room/{room['id']}"))
+        expect(page.locator("tr[data-seat='1']")).to_contain_text("Caio")
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
+@pytest.mark.parametrize("game", ["maatatahay", "manafields", "maiterra"])
+def test_a_solo_match_of_each_game_is_played_by_keyboard(page: Page, game: str) -> None:
+    sign_in_as_guest(page, "Kim")
+    start_solo(page, game=game, seed=5)
+    first = page.get_by_role("list", name="Legal actions list").get_by_role("button").first
+    expect(first).to_be_visible()  # the person's decision: the bots wait for it
+    before = int(page.get_by_test_id("version").inner_text())
+    text = first.inner_text()
+    # Type the notation and press Enter.
+    box = page.get_by_label("Play by notation")
+    box.focus()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=version]').textContent) > v", arg=before
+    )
+    expect(page.get_by_test_id("event-log").locator("li[data-version]").first).to_be_visible()
+    expect(page.get_by_test_id("message")).to_be_empty()

@@ -26,11 +26,14 @@ export function Clock({ deadline, turnSeconds, over }) {
   const total = turnSeconds || Math.max(left, 1);
   const fraction = Math.max(0, Math.min(1, left / total));
   const low = left <= Math.min(10, total / 6);
+  // A turn shorter than 10 s (a server whose timers run faster) shows tenths.
+  const fine = total < 10;
+  const show = (seconds) => (fine ? `${Math.max(0, seconds).toFixed(1)} s` : clockText(seconds));
   return html`<div class=${`clock ${low ? "low" : ""} ${left <= 0 ? "zero" : ""}`} data-testid="clock"
       role="timer" aria-label="Turn clock">
     <span class="label">Turn clock</span>
-    <strong class="time" data-testid="clock-time">${clockText(left)}</strong>
-    <span class="of">of ${turnSeconds ? clockText(turnSeconds) : "?"}</span>
+    <strong class="time" data-testid="clock-time">${show(left)}</strong>
+    <span class="of">of ${turnSeconds ? show(turnSeconds) : "?"}</span>
     <span class="bar" aria-hidden="true"><span style=${`width:${(fraction * 100).toFixed(1)}%`}></span></span>
     ${left <= 0 ? html`<span class="note">time is up</span>` : low ? html`<span class="note">hurry</span>` : ""}
   </div>`;

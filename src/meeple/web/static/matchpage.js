@@ -48,7 +48,7 @@ function Players({ frame, options }) {
         return html`<li class=${`player ${decides ? "deciding" : ""}`} data-seat=${p.seat}
             style=${`--seat:${seatColour(p.seat)}`}>
           <span class="mark" aria-hidden="true">${seatMark(p.seat)}</span>
-          <span class="name">${p.name}${p.bot ? " (bot)" : ""}${p.seat === seat ? " (you)" : ""}</span>
+          <span class="name">${p.name}${p.bot && !/\bbot\b/.test(p.name) ? " (bot)" : ""}${p.seat === seat ? " (you)" : ""}</span>
           <span class="meta">seat ${p.seat}${team ? ` · team ${team}` : ""}</span>
           <span class="status" data-testid=${`status-${p.seat}`}>${status}${away.includes(p.seat) ? " · away (a bot plays)" : ""}</span>
         </li>`;

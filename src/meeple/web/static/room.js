@@ -61,10 +61,10 @@ export function RoomPage({ roomId, account }) {
   const closed = room.status === "closed";
   return html`<section class="card room" aria-label="Room">
     <h2>${gameTitle(games, room.game)} · room</h2>
-    <p class="facts">${room.seats} seats · ${room.timer ? `turn timer ${room.timer} s` : "no turn timer"}
-      · ${room.public ? "listed in the lobby" : "private"}
-      ${room.options && room.options.teams ? ` · teams ${room.options.teams}` : ""}</p>
-    ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>
+    <p class="facts">${[`${room.seats} seats`, room.timer ? `turn timer ${room.timer} s` : "no turn timer",
+      room.public ? "listed in the lobby" : "private (joined by code)",
+      room.options && room.options.teams ? `teams ${room.options.teams}` : null].filter(Boolean).join(" · ")}</p>
+    ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>${" "}
       <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(room.code)}>Copy</button></p>`}
     ${closed && html`<p role="status">This room is closed. <a href="#/">Back to the lobby</a></p>`}
     <table class="seats">
@@ -76,9 +76,9 @@ export function RoomPage({ roomId, account }) {
           const isHost = p.account !== null && p.account === room.host;
           const ready = p.bot || isHost || p.ready;
           return html`<tr data-seat=${p.seat}>
-            <td><span class="mark" style=${`color:${seatColour(p.seat)}`} aria-hidden="true">${seatMark(p.seat)}</span>
+            <td><span class="mark" style=${`color:${seatColour(p.seat)}`} aria-hidden="true">${seatMark(p.seat)}</span>${" "}
               seat ${p.seat}${team ? html` <span class="team">team ${team}</span>` : ""}</td>
-            <td>${p.open ? html`<em>open</em>` : p.name}${p.bot ? " (bot)" : ""}${isHost ? " (host)" : ""}
+            <td>${p.open ? html`<em>open</em>` : p.name}${p.bot && !/\bbot\b/.test(p.name) ? " (bot)" : ""}${isHost ? " (host)" : ""}
               ${me && me.seat === p.seat ? " (you)" : ""}</td>
             <td>${p.open ? "" : ready ? "✓ ready" : "not ready"}</td>
             <td>

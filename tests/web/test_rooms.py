@@ -1,0 +1,99 @@
+"""Rooms through the browser: a host opens a custom room from the lobby, a second person
+joins by its code and gets ready, the host kicks and fills the open seat with bots, starts,
+and both land on the match page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.server.conftest import Server
+from tests.web.conftest import screenshot, sign_in_as_guest
+
+
+def _open_room(page: Page, **choices: str) -> str:
+    page.goto("/")
+    form = page.get_by_role("form", name="Custom room")
+    form.get_by_label("Game").select_option(label=choices.get("game", "Maatatahay"))
+    if "seats" in choices:
+        form.get_by_label("Seats").select_option(choices["seats"])
+    if "teams" in choices:
+        form.get_by_label("Teams").select_option(choices["teams"])
+    form.get_by_label("Turn timer").select_option(choices.get("timer", "90"))
+    if choices.get("private"):
+        form.get_by_label("Listed in the lobby").uncheck()
+    form.get_by_role("button", name="Open the room").click()
+    expect(page).to_have_url(re.compile(r"#/room/"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_a_custom_room_is_filled_with_bots_and_started(page: Page) -> None:
+    sign_in_as_guest(page, "Hana")
+    room_id = _open_room(page, game="Maiterra", seats="4", teams="1122", timer="120")
+    expect(page.get_by_test_id("room-code")).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    expect(page.locator("tr[data-seat='0']")).to_contain_text("Hana")
+    expect(page.locator("tr[data-seat='3']")).to_contain_text("team 2")
+    start = page.get_by_role("button", name="Start the match")
+    expect(start).to_be_disabled()
+    page.get_by_label("Bot level").select_option("random")
+    page.get_by_role("button", name="Fill open seats with bots").click()
+    for seat in (1, 2, 3):
+        expect(page.locator(f"tr[data-seat='{seat}']")).to_contain_text("bot")
+    expect(start).to_be_enabled()
+    screenshot(page, "room")
+    start.click()
+    expect(page).to_have_url(re.compile(rf"#/match/{room_id}$"))
+    expect(page.get_by_role("region", name="Players")).to_contain_text("Hana")
+    expect(page.get_by_test_id("clock")).to_be_visible()
+
+
+def _person(browser: Browser, web: Server, name: str) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(base_url=web.base)
+    context.set_default_timeout(20_000)
+    opened = context.new_page()
+    sign_in_as_guest(opened, name)
+    return context, opened
+
+
+def test_a_private_room_joined_by_code_kicked_readied_and_started(
+    browser: Browser, web: Server
+) -> None:
+    host_context, host = _person(browser, web, "Host Ines")
+    guest_context, guest = _person(browser, web, "Joao")
+    try:
+        room_id = _open_room(host, game="Maatatahay", timer="off", private="yes")
+        code = host.get_by_test_id("room-code").inner_text()
+        # A private room is not listed.
+        assert all(r["id"] != room_id for r in host.request.get("/api/rooms").json())
+        guest.goto("/")
+        join = guest.get_by_role("form", name="Join by code")
+        join.get_by_label("Room code").fill("NOPE00")
+        join.get_by_role("button", name="Join").click()
+        expect(join.get_by_role("alert")).not_to_be_empty()
+        join.get_by_label("Room code").fill(code.lower())
+        join.get_by_role("button", name="Join").click()
+        expect(guest).to_have_url(re.compile(rf"#/room/{room_id}$"))
+        # The host's page follows the room's socket: the guest appears, then is kicked.
+        expect(host.locator("tr[data-seat='1']")).to_contain_text("Joao")
+        host.get_by_role("button", name="Kick seat 1").click()
+        expect(host.locator("tr[data-seat='1']")).to_contain_text("open")
+        expect(guest.locator("tr[data-seat='1']")).to_contain_text("open")
+        # The guest joins again, gets ready; the host starts; both land on the match.
+        guest.goto("/")
+        join.get_by_label("Room code").fill(code)
+        join.get_by_role("button", name="Join").click()
+        expect(guest.locator("tr[data-seat='1']")).to_contain_text("Joao (you)")
+        start = host.get_by_role("button", name="Start the match")
+        start.click()
+        expect(host.get_by_role("alert").filter(has_text="ready")).to_be_visible()
+        guest.get_by_role("button", name="Ready").click()
+        expect(host.locator("tr[data-seat='1']")).to_contain_text("✓ ready")
+        start.click()
+        expect(host).to_have_url(re.compile(rf"#/match/{room_id}$"))
+        expect(guest).to_have_url(re.compile(rf"#/match/{room_id}$"))
+        expect(guest.get_by_role("region", name="Players")).to_contain_text("Host Ines")
+        expect(guest.get_by_test_id("clock")).to_contain_text("none")
+    finally:
+        host_context.close()
+        guest_context.close()

@@ -1,0 +1,223 @@
+"""Maiterra's board in a real Chromium against a real server: a guest picks a house, drafts
+and plans turns by clicking on the map and the board's panels (never the generic list), an
+illegal click says why without moving the match, and every engine event reads as a line."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core import load_game
+from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
+
+BOARD = ".mt"
+
+
+def board(page: Page) -> Locator:
+    return page.locator(BOARD)
+
+
+def version(page: Page) -> int:
+    return int(board(page).get_attribute("data-version") or "-1")
+
+
+def wait_version_above(page: Page, before: int) -> int:
+    page.wait_for_function(
+        "v => Number(document.querySelector('.mt')?.dataset.version) > v", arg=before
+    )
+    return version(page)
+
+
+def open_match(page: Page, seed: int) -> None:
+    sign_in_as_guest(page)
+    start_solo(page, game="maiterra", seats=2, seed=seed, bots=["random"])
+    expect(board(page)).to_have_attribute("data-phase", "houses")
+
+
+def pick_house_and_draft(page: Page) -> None:
+    """The house by its button, then every draft pick by clicking a free field."""
+    before = version(page)
+    page.locator("button[data-house=moon]").click()
+    wait_version_above(page, before)
+    expect(board(page)).to_have_attribute("data-phase", "draft")
+    while board(page).get_attribute("data-phase") == "draft":
+        target = page.locator(".mt-field[data-mode=target]")
+        try:
+            target.first.wait_for(timeout=5_000)
+        except Exception:
+            continue  # the bot's pick, or the draft just ended
+        before = version(page)
+        target.first.click()
+        wait_version_above(page, before)
+    expect(board(page)).to_have_attribute("data-phase", "plan")
+
+
+def wait_for_the_bot(page: Page) -> None:
+    """Until only this seat decides (the bot has ended its turn or made its pick)."""
+    expect(page.locator(".mt-seat.mt-deciding")).to_have_count(1)
+    expect(page.locator(".mt-seat.mt-deciding")).to_have_attribute("data-seat", "0")
+
+
+def queue_count(page: Page) -> int:
+    text = page.get_by_test_id("maiterra-queue-count").inner_text()
+    return int(text.split("/")[0])
+
+
+def queue_a_march(page: Page) -> bool:
+    """Select a stack of ours that can march, then click a highlighted target."""
+    stacks = page.locator(".mt-field[data-mode=active]:has(.mt-army[data-seat='0'])")
+    for index in range(stacks.count()):
+        stacks.nth(index).click()
+        targets = page.locator(".mt-field[data-mode=target]")
+        if targets.count():
+            before = queue_count(page)
+            targets.first.click()
+            chooser = page.locator(".mt-choose button").first
+            if chooser.is_visible():
+                chooser.click()
+            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(f"{before + 1} /")
+            return True
+        page.keyboard.press("Escape")
+    return False
+
+
+def queue_a_build(page: Page) -> bool:
+    """Select a field of ours and press the first build it allows."""
+    owned = page.locator(".mt-field[data-mode=active]")
+    for index in range(owned.count()):
+        owned.nth(index).click()
+        build = page.locator(".mt-order:not(.mt-unavailable)[data-order^='build']")
+        if build.count():
+            before = queue_count(page)
+            build.first.click()
+            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(f"{before + 1} /")
+            return True
+        page.keyboard.press("Escape")
+    return False
+
+
+def end_turn(page: Page) -> None:
+    turn = int(board(page).get_attribute("data-turn") or "0")
+    page.get_by_test_id("maiterra-end").click()
+    page.wait_for_function(
+        "t => { const b = document.querySelector('.mt');"
+        " return b && (Number(b.dataset.turn) > t || b.dataset.phase === 'over'); }",
+        arg=turn,
+    )
+
+
+def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
+    open_match(page, seed=11)
+    # Before the draft the map answers a click with what to do instead.
+    page.locator(".mt-field").first.click()
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text("picks a house")
+
+    pick_house_and_draft(page)
+    assert board(page).get_attribute("data-turn") == "1"
+    assert page.locator(".mt-field:has(.mt-army[data-seat='0'])").count() >= 1
+
+    # An illegal click: the reason is shown and the match does not move.
+    wait_for_the_bot(page)
+    before = version(page)
+    lake = page.locator(".mt-lake").first
+    lake.click()
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text("is a lake")
+    assert version(page) == before
+
+    # A trade from the bank, a march on the map (stack, then target), then the end.
+    page.locator("button.mt-trade:not(.mt-unavailable)[data-order='trade food for wood']").click()
+    expect(page.get_by_test_id("maiterra-queue")).to_contain_text("trade food for wood")
+    assert version(page) > before
+    assert queue_a_march(page)
+    queued = page.get_by_test_id("maiterra-queue").inner_text()
+    assert "march" in queued
+    headline = page.get_by_test_id("maiterra-headline").inner_text()
+    end_turn(page)
+    assert page.get_by_test_id("maiterra-headline").inner_text() != headline
+    expect(page.get_by_test_id("maiterra-queue")).not_to_contain_text("march")
+
+    # An order the stores cannot pay for: sent as notation, the server says why.
+    wait_for_the_bot(page)
+    before = version(page)
+    page.locator(".mt-field[data-owner='0']").first.click()
+    unavailable = page.locator(".mt-order.mt-unavailable").first
+    unavailable.click()
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text(":")
+    expect(page.get_by_test_id("maiterra-note")).to_have_class("mt-note error")
+    assert version(page) == before
+
+
+def test_keyboard_reaches_the_fields(page: Page) -> None:
+    open_match(page, seed=12)
+    page.locator("button[data-house=sun]").focus()
+    page.keyboard.press("Enter")
+    expect(board(page)).to_have_attribute("data-phase", "draft")
+    target = page.locator(".mt-field[data-mode=target]").first
+    target.wait_for()
+    label = target.get_attribute("aria-label") or ""
+    assert "draft" in label and target.get_attribute("role") == "button"
+    before = version(page)
+    target.focus()
+    page.keyboard.press("Enter")
+    wait_version_above(page, before)
+
+
+def test_screenshots_of_a_match_in_progress(page: Page) -> None:
+    open_match(page, seed=23)
+    pick_house_and_draft(page)
+    for _ in range(6):
+        if board(page).get_attribute("data-phase") != "plan":
+            break
+        queue_a_build(page)
+        queue_a_march(page)
+        end_turn(page)
+    page.keyboard.press("Escape")
+    stack = page.locator(".mt-field[data-mode=active]:has(.mt-army[data-seat='0'])")
+    if stack.count():
+        stack.first.click()
+    screenshot(page, "maiterra")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "maiterra-phone")
+    width = page.evaluate("document.querySelector('.mt-map').getBoundingClientRect().width")
+    assert width <= 390
+
+
+def _engine_events(seed: int, seats: int) -> list[dict[str, Any]]:
+    """Every event of a random Maiterra match as the server sends them (JSON)."""
+    game = load_game("maiterra", seats=seats)
+    state = game.new_initial_state(seed=seed)
+    pick = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        seat = state.deciding_seats()[0]
+        for event in state.apply(seat, pick.choice(state.legal_actions(seat))):
+            events.append(event.to_json())
+    return events
+
+
+def test_every_event_reads_as_a_line(page: Page) -> None:
+    events = _engine_events(seed=4, seats=3) + _engine_events(seed=9, seats=2)
+    kinds = {event["kind"] for event in events}
+    assert {"drafted", "marched", "produced", "resolve"} <= kinds
+    sign_in_as_guest(page)
+    page.goto("/")
+    lines: list[Any] = page.evaluate(
+        """async (events) => {
+            const board = await import('/static/boards/maiterra.js');
+            const ctx = {seat: 0, players: [{seat: 0, name: 'Ana'}, {seat: 1, name: 'Bo'},
+                                            {seat: 2, name: 'Cy'}]};
+            return events.map((e) => board.describeEvent(e, ctx));
+        }""",
+        events,
+    )
+    assert len(lines) == len(events)
+    for event, line in zip(events, lines, strict=True):
+        assert isinstance(line, str) and line, event
+        assert "[object" not in line and "undefined" not in line and "NaN" not in line, line
+        if event.get("seat") is not None:
+            assert ["Ana", "Bo", "Cy"][event["seat"]] in line, line

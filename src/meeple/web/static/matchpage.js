@@ -251,10 +251,9 @@ export function MatchPage({ matchId, watch }) {
   return html`<section class="match" aria-label="Match">
     <header class="match-head">
       <h2>${gameTitle(games, frame.game)} <small>${frame.game}</small></h2>
-      <span class="facts">move <span data-testid="version">${frame.version}</span>
-        · ${seat === null ? "watching" : html`you are ${html`<span class="mark" style=${`color:${seatColour(seat)}`} aria-hidden="true">${seatMark(seat)}</span>`} seat ${seat}`}
-        ${yourTurn ? html` · <strong class="badge">your turn</strong>` : ""}
-        ${link !== "open" ? html` · <span class="link" role="status">${link}…</span>` : ""}</span>
+      <span class="facts">move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
+        : html`you are <span class="mark" style=${`color:${seatColour(seat)}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
+        ? html`${" · "}<strong class="badge">your turn</strong>` : ""}${link !== "open" ? html`${" · "}<span class="link" role="status">${link}…</span>` : ""}</span>
     </header>
     <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="message">${message ? message.text : ""}</div>
     <div class="match-grid">

@@ -1,0 +1,73 @@
+"""Reload and reconnect: a reloaded match page rebuilds from the snapshot (the same version,
+the legal actions back, the event log replayed) and the next action is accepted; a spectator
+follows the match with ?watch and cannot act."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.server.conftest import Server
+from tests.web.conftest import sign_in_as_guest, start_solo
+
+
+def _wait_past(page: Page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=version]').textContent) > v",
+        arg=version,
+    )
+
+
+def _legal(page: Page) -> Locator:
+    return page.get_by_role("list", name="Legal actions list").get_by_role("button")
+
+
+def test_reload_mid_match_and_continue(page: Page) -> None:
+    sign_in_as_guest(page, "Rui")
+    start_solo(page, game="maatatahay", seed=3, bots="random")
+    expect(_legal(page).first).to_be_visible()
+    before = int(page.get_by_test_id("version").inner_text())
+    _legal(page).first.click()
+    _wait_past(page, before)
+    expect(_legal(page).first).to_be_visible()  # the bot answered; the person decides again
+    version = page.get_by_test_id("version").inner_text()
+    legal = _legal(page).all_inner_texts()
+    log = page.get_by_test_id("event-log").locator("li[data-version]").all_inner_texts()
+    assert log
+    page.reload()
+    expect(page.get_by_test_id("version")).to_have_text(version)
+    expect(_legal(page).first).to_be_visible()
+    assert _legal(page).all_inner_texts() == legal
+    expect(page.get_by_test_id("event-log").locator("li[data-version]")).to_have_count(len(log))
+    # An action after the reload is accepted.
+    _legal(page).first.click()
+    _wait_past(page, int(version))
+    expect(page.get_by_test_id("message")).to_be_empty()
+
+
+def test_an_illegal_notation_is_refused_in_an_alert(page: Page) -> None:
+    sign_in_as_guest(page, "Eva")
+    start_solo(page, game="manafields", seed=1)
+    expect(_legal(page).first).to_be_visible()
+    page.get_by_label("Play by notation").fill("not a move at all")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert").filter(has_text="not")).to_be_visible()
+
+
+def test_a_spectator_watches_without_acting(page: Page, browser: Browser, web: Server) -> None:
+    sign_in_as_guest(page, "Ola")
+    match = start_solo(page, game="maatatahay", seed=4)
+    expect(_legal(page).first).to_be_visible()
+    watcher_context = browser.new_context(base_url=web.base)
+    try:
+        watcher = watcher_context.new_page()
+        sign_in_as_guest(watcher, "Watcher")
+        watcher.goto(f"/#/match/{match['id']}?watch")
+        expect(watcher.get_by_test_id("version")).to_have_text(
+            page.get_by_test_id("version").inner_text()
+        )
+        expect(watcher.get_by_role("region", name="Legal actions")).to_contain_text("watching")
+        before = int(page.get_by_test_id("version").inner_text())
+        _legal(page).first.click()
+        _wait_past(watcher, before)
+    finally:
+        watcher_context.close()

@@ -47,3 +47,35 @@ def test_a_solo_match_opens_and_takes_an_action(page: Page) -> None:
     sign_in_as_guest(page)
     start_solo(page, game="maatatahay", seed=3)
     expect(page.get_by_test_id("version")).to_have_text("0")
+
+
+def test_the_end_of_a_match_offers_the_record_a_replay_and_a_rematch(page: Page) -> None:
+    sign_in_as_guest(page, "Teo")
+    match = start_solo(page, game="manafields", seed=2, options={"turn_limit": 1}, bots="random")
+    legal = page.get_by_role("list", name="Legal actions list").get_by_role("button")
+    outcome = page.get_by_test_id("outcome")
+    for _ in range(200):  # one round each: the person plays the first legal action
+        if outcome.count():
+            break
+        if legal.count() and legal.first.is_enabled():
+            legal.first.click()
+        page.wait_for_timeout(100)
+    expect(outcome).to_contain_text("turn limit")
+    expect(page.get_by_role("region", name="Legal actions")).not_to_contain_text("Play")
+    with page.expect_download() as download:
+        outcome.get_by_role("link", name="Download the record").click()
+    assert download.value.suggested_filename == f"meeple-manafields-{match['id']}.json"
+    record = page.request.get(f"/api/matches/{match['id']}/record").json()
+    assert record["outcome"] is not None
+    expect(outcome.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", f"#/replay/{match['id']}"
+    )
+    outcome.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: "#/match/" in url and match["id"] not in url)
+    expect(page.get_by_test_id("outcome")).to_have_count(0)
+    expect(page.get_by_test_id("version")).to_be_visible()
+    # The finished match is in the lobby with its record, replay and rematch.
+    page.goto("/#/")
+    row = page.locator(f"[data-match='{match['id']}']")
+    expect(row.get_by_role("link", name="Replay")).to_be_visible()
+    expect(row.get_by_role("link", name="Record")).to_be_visible()

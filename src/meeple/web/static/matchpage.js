@@ -58,7 +58,7 @@ function Players({ frame, options }) {
 }
 
 // The generic legal-action list: a notation input (Enter plays it) filtering the buttons.
-function LegalActions({ legal, submit, readonly }) {
+function LegalActions({ legal, submit, readonly, over }) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const query = text.trim().toLowerCase();
@@ -80,7 +80,7 @@ function LegalActions({ legal, submit, readonly }) {
   const LIMIT = 60;
   return html`<section class="panel legal-panel" aria-label="Legal actions">
     <h3>Your actions ${legal.length ? html`<small>(${legal.length})</small>` : ""}</h3>
-    ${readonly ? html`<p>You are watching.</p>` : legal.length === 0 ? html`<p>Nothing to decide now.</p>` : html`
+    ${over ? html`<p>The match is over.</p>` : readonly ? html`<p>You are watching.</p>` : legal.length === 0 ? html`<p>Nothing to decide now.</p>` : html`
       <form class="notation" onSubmit=${onSubmit}>
         <label for="notation">Play by notation</label>
         <input id="notation" name="notation" value=${text} autocomplete="off" spellcheck="false"
@@ -267,7 +267,7 @@ export function MatchPage({ matchId, watch }) {
         <${Players} frame=${frame} options=${options} />
         <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} />
         ${hint && html`<${Hint} matchId=${matchId} seat=${seat} version=${frame.version} mode=${summary.mode} />`}
-        <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} />
+        <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} over=${!!frame.outcome} />
         <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} />
       </aside>
     </div>

@@ -163,11 +163,11 @@ function arrowPoints(direction, cx, cy, half) {
 
 function Crystal({ x, y, kind, count }) {
   const label = count > 1 ? String(count) : "";
-  return html`<g class=${`mt-crystal mt-${kind}`}>
+  return html`<g class=${`mh-crystal mh-${kind}`}>
     ${kind === "energy"
       ? html`<path d=${`M${x} ${y - 6.5} L${x + 5.5} ${y} L${x} ${y + 6.5} L${x - 5.5} ${y} Z`} />`
       : html`<circle cx=${x} cy=${y} r="5.5" />`}
-    ${label && html`<text x=${x + 8} y=${y + 4.5} class="mt-count">${label}</text>`}
+    ${label && html`<text x=${x + 8} y=${y + 4.5} class="mh-count">${label}</text>`}
   </g>`;
 }
 
@@ -181,7 +181,7 @@ function Crystals({ x, y, energy, spirit }) {
 }
 
 function Temple({ x, y, scale = 1 }) {
-  return html`<g class="mt-temple" transform=${`translate(${x} ${y}) scale(${scale})`}>
+  return html`<g class="mh-temple" transform=${`translate(${x} ${y}) scale(${scale})`}>
     <path d="M-20 -6 L0 -20 L20 -6 Z" />
     <rect x="-17" y="-5" width="34" height="4" />
     <rect x="-14" y="-1" width="5" height="16" />
@@ -198,15 +198,15 @@ function WarriorTile({ x, y, w, ghost = false, hot = false, compact = false }) {
   const cy = y + CELL / 2;
   const half = 38;
   const tribe = w.seat === 1 ? "wazu" : "balan";
-  const rx = w.seat === 1 ? 14 : 4;
+  const rx = w.seat === 0 ? 14 : 4;
   if (!w.alive) {
-    return html`<g class=${`mt-tile mt-dead mt-${tribe}`}>
-      <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} class="mt-tile-body" />
-      <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} fill="url(#mt-hatch)" />
-      <circle cx=${cx - half + 13} cy=${cy - half + 13} r="10" class="mt-badge" />
-      <text x=${cx - half + 13} y=${cy - half + 17.5} class="mt-badge-letter">${LETTERS[w.seat]}</text>
-      <text x=${cx} y=${cy + 9} class="mt-dead-mark">✝</text>
-      <text x=${cx} y=${cy + half - 7} class="mt-name">face down</text>
+    return html`<g class=${`mh-tile mh-dead mh-${tribe}`}>
+      <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} class="mh-tile-body" />
+      <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} fill="url(#mh-hatch)" />
+      <circle cx=${cx - half + 13} cy=${cy - half + 13} r="10" class="mh-badge" />
+      <text x=${cx - half + 13} y=${cy - half + 17.5} class="mh-badge-letter">${LETTERS[w.seat]}</text>
+      <text x=${cx} y=${cy + 9} class="mh-dead-mark">✝</text>
+      <text x=${cx} y=${cy + half - 7} class="mh-name">face down</text>
     </g>`;
   }
   const arrows = w.arrows || [];
@@ -214,24 +214,24 @@ function WarriorTile({ x, y, w, ghost = false, hot = false, compact = false }) {
   const fy = -fy0;
   const notch = `${cx + fx * (half - 3) - fy * 7},${cy + fy * (half - 3) - fx * 7} ${cx + fx * (half - 10)},${cy + fy * (half - 10)} ${cx + fx * (half - 3) + fy * 7},${cy + fy * (half - 3) + fx * 7}`;
   const name = String(w.name || "");
-  const classes = ["mt-tile", `mt-${tribe}`];
-  if (ghost) classes.push("mt-ghost");
-  if (hot) classes.push("mt-hot");
-  if (w.surrounded) classes.push("mt-surrounded");
+  const classes = ["mh-tile", `mh-${tribe}`];
+  if (ghost) classes.push("mh-ghost");
+  if (hot) classes.push("mh-hot");
+  if (w.surrounded) classes.push("mh-surrounded");
   const strengthY = compact ? cy + 15 : cy + 7;
   return html`<g class=${classes.join(" ")}>
-    ${hot && html`<rect x=${cx - half - 7} y=${cy - half - 7} width=${half * 2 + 14} height=${half * 2 + 14} rx=${rx + 4} class="mt-hot-ring" />`}
-    <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} class="mt-tile-body" />
-    ${arrows.map((a) => html`<polygon class="mt-arrow" points=${arrowPoints(a, cx, cy, half)} />`)}
-    ${w.surrounded && html`<rect x=${cx - half + 5} y=${cy - half + 5} width=${half * 2 - 10} height=${half * 2 - 10} rx=${Math.max(rx - 4, 1)} class="mt-closed" />`}
-    <polygon class="mt-facing" points=${notch} />
-    <circle cx=${cx - half + 13} cy=${cy - half + 13} r="10" class="mt-badge" />
-    <text x=${cx - half + 13} y=${cy - half + 17.5} class="mt-badge-letter">${LETTERS[w.seat]}</text>
-    <path class="mt-diamond" d=${`M${cx + half - 27} ${cy - half + 13} l5.5 -7 l5.5 7 l-5.5 7 Z`} />
-    <text x=${cx + half - 6} y=${cy - half + 18} class="mt-diamonds">${w.diamonds}</text>
-    <text x=${cx} y=${strengthY} class=${compact ? "mt-strength mt-strength-big" : "mt-strength"}>${w.strength}</text>
+    ${hot && html`<rect x=${cx - half - 7} y=${cy - half - 7} width=${half * 2 + 14} height=${half * 2 + 14} rx=${rx + 4} class="mh-hot-ring" />`}
+    <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} class="mh-tile-body" />
+    ${arrows.map((a) => html`<polygon class="mh-arrow" points=${arrowPoints(a, cx, cy, half)} />`)}
+    ${w.surrounded && html`<rect x=${cx - half + 5} y=${cy - half + 5} width=${half * 2 - 10} height=${half * 2 - 10} rx=${Math.max(rx - 4, 1)} class="mh-closed" />`}
+    <polygon class="mh-facing" points=${notch} />
+    <circle cx=${cx - half + 13} cy=${cy - half + 13} r="10" class="mh-badge" />
+    <text x=${cx - half + 13} y=${cy - half + 17.5} class="mh-badge-letter">${LETTERS[w.seat]}</text>
+    <path class="mh-diamond" d=${`M${cx + half - 27} ${cy - half + 13} l5.5 -7 l5.5 7 l-5.5 7 Z`} />
+    <text x=${cx + half - 6} y=${cy - half + 18} class="mh-diamonds">${w.diamonds}</text>
+    <text x=${cx} y=${strengthY} class=${compact ? "mh-strength mh-strength-big" : "mh-strength"}>${w.strength}</text>
     ${!compact && html`<${Crystals} x=${cx} y=${cy + 18} energy=${w.energy} spirit=${w.spirit} />`}
-    ${!compact && html`<text x=${cx} y=${cy + half - 5} class=${`mt-name${name.length > 9 ? " mt-name-long" : ""}`}>${name}</text>`}
+    ${!compact && html`<text x=${cx} y=${cy + half - 5} class=${`mh-name${name.length > 9 ? " mh-name-long" : ""}`}>${name}</text>`}
   </g>`;
 }
 
@@ -249,7 +249,7 @@ function MiniTile({ tile, seat, facing = "N", size = 64 }) {
     facing,
     arrows: turnArrows(tile.arrows, facing),
   };
-  return html`<svg class="mt-mini" viewBox="0 0 100 100" width=${size} height=${size} aria-hidden="true">
+  return html`<svg class="mh-mini" viewBox="0 0 100 100" width=${size} height=${size} aria-hidden="true">
     <${WarriorTile} x=${0} y=${0} w=${w} compact=${true} />
   </svg>`;
 }
@@ -288,6 +288,7 @@ export default function Board(props) {
   useEffect(() => {
     setPending(null);
     setBusy(false);
+    setMessage(null);
   }, [version]);
 
   // The finish phase starts with the facing chosen while placing and the most crystals kept.
@@ -321,7 +322,7 @@ export default function Board(props) {
     }
     setBusy(false);
     if (result && result.ok) {
-      setMessage({ kind: "info", text: `Played: ${text}` });
+      setMessage(null);
       setPending(null);
     } else {
       tell((result && result.message) || `${text} was not accepted.`);
@@ -348,7 +349,7 @@ export default function Board(props) {
   });
 
   if (!view || !Array.isArray(view.board)) {
-    return html`<div class="mt-board"><p>Waiting for the board…</p></div>`;
+    return html`<div class="mh-board"><p>Waiting for the board…</p></div>`;
   }
 
   const board = view.board;
@@ -421,7 +422,9 @@ export default function Board(props) {
       }
       return;
     }
-    setPending({ space: name, paid: options[0].paid, facing: facingMemo.current });
+    const facing = pending ? pending.facing : "N";
+    facingMemo.current = facing;
+    setPending({ space: name, paid: options[0].paid, facing });
     setMessage(null);
   }
 
@@ -503,11 +506,11 @@ export default function Board(props) {
         const costs = view.relic_costs?.[name] || [];
         content.push(html`<${Temple} x=${x + CELL / 2} y=${y + CELL / 2 - 8} />`);
         if (costs.length) {
-          content.push(html`<text x=${x + CELL / 2} y=${y + CELL - 14} class="mt-cost">
-            <tspan class="mt-cost-b">B${costs[0]}</tspan> · <tspan class="mt-cost-w">W${costs[1]}</tspan></text>`);
+          content.push(html`<text x=${x + CELL / 2} y=${y + CELL - 14} class="mh-cost">
+            <tspan class="mh-cost-b">B${costs[0]}</tspan> · <tspan class="mh-cost-w">W${costs[1]}</tspan></text>`);
         }
         label = `${name}: Temple Relic, costs Balan ${costs[0]}, Wazu ${costs[1]} crystals`;
-      } else if (crystals.energy || crystals.spirit) {
+      } else if ((crystals.energy || crystals.spirit) && !isPending) {
         content.push(html`<${Crystals} x=${x + CELL / 2} y=${y + CELL / 2} energy=${crystals.energy} spirit=${crystals.spirit} />`);
         label = `${name}: ${crystalsWords(crystals.energy, crystals.spirit)} crystal${crystals.energy + crystals.spirit === 1 ? "" : "s"}`;
       } else {
@@ -536,16 +539,16 @@ export default function Board(props) {
       const bx = cx + dx * 47;
       const by = cy + dy * 47;
       const pts = [[bx - dx * 6, by - dy * 6], [bx + dy * 7, by + dx * 7], [bx - dy * 7, by - dx * 7]];
-      return html`<polygon class="mt-map-arrow" points=${pts.map((p) => p.join(",")).join(" ")} />`;
+      return html`<polygon class="mh-map-arrow" points=${pts.map((p) => p.join(",")).join(" ")} />`;
     });
     const interactive = !readonly;
     const action = legalHere
       ? (space.relic ? "buy the Temple Relic and place your warrior here" : "place your warrior here")
       : isHot && finish ? "turn the warrior a quarter turn" : null;
-    const classes = ["mt-cell", (row + col) % 2 ? "mt-cell-dark" : "mt-cell-light"];
-    if (legalHere) classes.push("mt-target");
-    if (isPending) classes.push("mt-pending");
-    if (isHot) classes.push("mt-hot-cell");
+    const classes = ["mh-cell", (row + col) % 2 ? "mh-cell-dark" : "mh-cell-light"];
+    if (legalHere) classes.push("mh-target");
+    if (isPending) classes.push("mh-pending");
+    if (isHot) classes.push("mh-hot-cell");
     const onKey = (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
@@ -556,11 +559,11 @@ export default function Board(props) {
         tabindex=${interactive && (legalHere || (isHot && finish) || isPending) ? "0" : undefined}
         role=${interactive ? "button" : "img"} aria-label=${action ? `${label}; ${action}` : label}
         onClick=${interactive ? () => clickSpace(name) : undefined} onKeyDown=${interactive ? onKey : undefined}>
-      <rect x=${x} y=${y} width=${CELL} height=${CELL} class="mt-cell-bg" />
+      <rect x=${x} y=${y} width=${CELL} height=${CELL} class="mh-cell-bg" />
       ${arrowsIn}
-      ${legalHere && html`<rect x=${x + 4} y=${y + 4} width=${CELL - 8} height=${CELL - 8} rx="8" class="mt-target-mark" />`}
+      ${legalHere && html`<rect x=${x + 4} y=${y + 4} width=${CELL - 8} height=${CELL - 8} rx="8" class="mh-target-mark" />`}
       ${content}
-      <rect x=${x + 2} y=${y + 2} width=${CELL - 4} height=${CELL - 4} rx="6" class="mt-focus" />
+      <rect x=${x + 2} y=${y + 2} width=${CELL - 4} height=${CELL - 4} rx="6" class="mh-focus" />
     </g>`;
   }
 
@@ -570,24 +573,24 @@ export default function Board(props) {
   for (let i = 0; i <= TRACK_LENGTH; i++) {
     const x = LEFT + i * trackW;
     const here = Math.min(track, TRACK_LENGTH) === i;
-    trackCells.push(html`<g class=${`mt-track-cell${here ? " mt-track-here" : ""}`}>
+    trackCells.push(html`<g class=${`mh-track-cell${here ? " mh-track-here" : ""}`}>
       <rect x=${x + 1} y=${TRACK_Y + 16} width=${trackW - 2} height="26" rx="4" />
       <text x=${x + trackW / 2} y=${TRACK_Y + 34}>${i === TRACK_LENGTH && track > TRACK_LENGTH ? track : i}</text>
     </g>`);
   }
 
-  const svg = html`<svg class="mt-map" viewBox=${`0 0 ${WIDTH} ${HEIGHT}`} role="group"
+  const svg = html`<svg class="mh-map" viewBox=${`0 0 ${WIDTH} ${HEIGHT}`} role="group"
       aria-label=${`Maatatahay map, round ${view.round}, Spirit Track at ${track}`}>
     <defs>
-      <pattern id="mt-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-        <line x1="0" y1="0" x2="0" y2="8" class="mt-hatch-line" />
+      <pattern id="mh-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+        <line x1="0" y1="0" x2="0" y2="8" class="mh-hatch-line" />
       </pattern>
     </defs>
-    <rect x=${LEFT - 4} y=${TOP - 4} width=${BOARD + 8} height=${BOARD + 8} rx="8" class="mt-frame" />
+    <rect x=${LEFT - 4} y=${TOP - 4} width=${BOARD + 8} height=${BOARD + 8} rx="8" class="mh-frame" />
     ${cells}
-    ${[0, 1, 2, 3, 4].map((row) => html`<text x=${LEFT - 13} y=${cellY(row) + CELL / 2 + 5} class="mt-coord">${row + 1}</text>`)}
-    ${[0, 1, 2, 3, 4].map((col) => html`<text x=${cellX(col) + CELL / 2} y=${TOP + BOARD + 20} class="mt-coord">${FILES[col]}</text>`)}
-    <text x=${LEFT} y=${TRACK_Y + 10} class="mt-track-title">Spirit Track · ${track} ${track === 1 ? "warrior has" : "warriors have"} died</text>
+    ${[0, 1, 2, 3, 4].map((row) => html`<text x=${LEFT - 13} y=${cellY(row) + CELL / 2 + 5} class="mh-coord">${row + 1}</text>`)}
+    ${[0, 1, 2, 3, 4].map((col) => html`<text x=${cellX(col) + CELL / 2} y=${TOP + BOARD + 20} class="mh-coord">${FILES[col]}</text>`)}
+    <text x=${LEFT} y=${TRACK_Y + 10} class="mh-track-title">Spirit Track · ${track} ${track === 1 ? "warrior has" : "warriors have"} died</text>
     ${trackCells}
   </svg>`;
 
@@ -600,7 +603,13 @@ export default function Board(props) {
     if (readonly) return `Round ${view.round}: ${decidingNames || "nobody"} decides.`;
     if (!myTurn) return `Round ${view.round}: waiting for ${decidingNames || "the other seat"}.`;
     if (phase === "pick") return "Your turn: pick a pair of warriors from the stream.";
-    if (phase === "order") return "You decide who places first (you received the weaker warrior, or the fangs are equal and you are active).";
+    if (phase === "order") {
+      const pair = view.pair || [];
+      const equal = pair[0] && pair[1] && pair[0].fangs === pair[1].fangs;
+      return equal
+        ? "Equal fangs: as the active seat, you decide which tribe places first."
+        : "You received the weaker warrior: you decide which tribe places first.";
+    }
     if (phase === "place") return pending ? `Place ${myTile ? myTile.name : "your warrior"} on ${pending.space}? Click it again to turn it (or press R), then confirm.` : `Your turn: click a highlighted space to place ${myTile ? myTile.name : "your warrior"}.`;
     if (phase === "finish") return `Turn the warrior on ${view.hot} (click it or press R) and choose the crystals to keep in storage, then confirm.`;
     return "";
@@ -615,18 +624,18 @@ export default function Board(props) {
   const finishChosen = finishAction();
 
   const over = view.outcome || outcome;
-  const classes = ["mt-board"];
-  if (myTurn) classes.push("mt-my-turn");
+  const classes = ["mh-board"];
+  if (myTurn) classes.push("mh-my-turn");
   return html`<div class=${classes.join(" ")} data-testid="maatatahay-board" data-phase=${phase}
       data-version=${version} data-my-turn=${myTurn ? "true" : "false"}>
-    <div class="mt-map-wrap">${svg}</div>
-    <div class="mt-side">
-      <section class=${`mt-prompt${myTurn ? " mt-prompt-turn" : ""}`} aria-live="polite">
-        <p class="mt-prompt-text" data-testid="mt-prompt">${prompt}</p>
+    <div class="mh-map-wrap">${svg}</div>
+    <div class="mh-side">
+      <section class=${`mh-prompt${myTurn ? " mh-prompt-turn" : ""}`} aria-live="polite">
+        <p class="mh-prompt-text" data-testid="mh-prompt">${prompt}</p>
         ${pending && renderPendingPanel()}
         ${phase === "finish" && finish && myTurn && renderFinishPanel()}
-        ${message && html`<p class=${`mt-message mt-${message.kind}`} role=${message.kind === "error" ? "alert" : "status"}
-          data-testid="mt-message">${message.text}</p>`}
+        ${message && html`<p class=${`mh-message mh-${message.kind}`} role=${message.kind === "error" ? "alert" : "status"}
+          data-testid="mh-message">${message.text}</p>`}
       </section>
       ${over && renderOutcome(over)}
       ${phase === "order" && renderOrder()}
@@ -643,36 +652,36 @@ export default function Board(props) {
     const cost = (view.relic_costs?.[pending.space] || [])[seat];
     const support = Math.min(supportAt(board, pending.space, seat), view.supply ?? 99);
     const ground = space && space.crystals ? space.crystals : { energy: 0, spirit: 0 };
-    return html`<div class="mt-pending-panel">
-      <div class="mt-row">
+    return html`<div class="mh-pending-panel">
+      <div class="mh-row">
         ${myTile && html`<${MiniTile} tile=${myTile} seat=${seat} facing=${pending.facing} size=${56} />`}
         <div>
           <div><b>${myTile ? myTile.name : "Warrior"}</b> → <b>${pending.space}</b>, facing ${FACING_WORDS[pending.facing]}</div>
-          <div class="mt-small">${space && space.relic ? `Temple Relic: pay ${cost} crystals, draw 2 from the bag` : `picks up ${crystalsWords(ground.energy, ground.spirit)}`}${support ? `; support gives +${support} Energy` : ""}</div>
+          <div class="mh-small">${space && space.relic ? `Temple Relic: pay ${cost} crystals, draw 2 from the bag` : `picks up ${crystalsWords(ground.energy, ground.spirit)}`}${support ? `; support gives +${support} Energy` : ""}</div>
         </div>
       </div>
-      ${options.length > 1 || (options[0] && options[0].paid) ? html`<div class="mt-row mt-wrap" role="group" aria-label="How to pay for the Temple Relic">
-        ${options.map((o) => html`<button type="button" class=${`mt-choice${o.paid === pending.paid ? " mt-chosen" : ""}`}
+      ${options.length > 1 || (options[0] && options[0].paid) ? html`<div class="mh-row mh-wrap" role="group" aria-label="How to pay for the Temple Relic">
+        ${options.map((o) => html`<button type="button" class=${`mh-choice${o.paid === pending.paid ? " mh-chosen" : ""}`}
           aria-pressed=${o.paid === pending.paid ? "true" : "false"} data-paid=${o.paid}
           onClick=${() => setPending({ ...pending, paid: o.paid })}>Pay ${o.paid} Spirit + ${cost - o.paid} Energy</button>`)}
       </div>` : null}
       ${renderFacingButtons(pending.facing, (f) => { facingMemo.current = f; setPending({ ...pending, facing: f }); })}
-      <div class="mt-row mt-wrap">
-        <button type="button" class="mt-confirm" data-testid="mt-confirm" disabled=${busy} onClick=${confirmPending}>
+      <div class="mh-row mh-wrap">
+        <button type="button" class="mh-confirm" data-testid="mh-confirm" disabled=${busy} onClick=${confirmPending}>
           Place: <code>${pendingText}</code></button>
-        <button type="button" class="mt-cancel" onClick=${cancel}>Cancel (Esc)</button>
+        <button type="button" class="mh-cancel" onClick=${cancel}>Cancel (Esc)</button>
       </div>
-      <p class="mt-small">The facing is settled in the second step, with the crystals you keep.</p>
+      <p class="mh-small">The facing is settled in the second step, with the crystals you keep.</p>
     </div>`;
   }
 
   function renderFacingButtons(current, choose) {
-    return html`<div class="mt-row mt-wrap mt-facings" role="group" aria-label="Facing">
-      <button type="button" class="mt-choice" aria-label="Turn counter-clockwise" onClick=${() => choose(FACINGS[(FACINGS.indexOf(current) + 3) % 4])}>⟲</button>
-      ${FACINGS.map((f) => html`<button type="button" class=${`mt-choice${f === current ? " mt-chosen" : ""}`}
+    return html`<div class="mh-row mh-wrap mh-facings" role="group" aria-label="Facing">
+      <button type="button" class="mh-choice" aria-label="Turn counter-clockwise" onClick=${() => choose(FACINGS[(FACINGS.indexOf(current) + 3) % 4])}>⟲</button>
+      ${FACINGS.map((f) => html`<button type="button" class=${`mh-choice${f === current ? " mh-chosen" : ""}`}
         aria-pressed=${f === current ? "true" : "false"} data-facing=${f} aria-label=${`Face ${FACING_WORDS[f]}`}
         onClick=${() => choose(f)}>${f}</button>`)}
-      <button type="button" class="mt-choice" aria-label="Turn clockwise" onClick=${() => choose(FACINGS[(FACINGS.indexOf(current) + 1) % 4])}>⟳</button>
+      <button type="button" class="mh-choice" aria-label="Turn clockwise" onClick=${() => choose(FACINGS[(FACINGS.indexOf(current) + 1) % 4])}>⟳</button>
     </div>`;
   }
 
@@ -686,25 +695,25 @@ export default function Board(props) {
     const hot = view.hot ? board[spaceIndex(view.hot)]?.warrior : null;
     const addE = store.energy - finish.energy;
     const addS = store.spirit - finish.spirit;
-    const stepper = (kind, value, total, other) => html`<div class="mt-stepper" role="group" aria-label=${`${kind} kept in storage`}>
-      <span class=${`mt-swatch mt-${kind.toLowerCase()}`} aria-hidden="true"></span>
-      <span class="mt-stepper-label">${kind}</span>
-      <button type="button" class="mt-choice" aria-label=${`Keep one ${kind} fewer`} data-testid=${`mt-keep-${kind.toLowerCase()}-less`}
+    const stepper = (kind, value, total, other) => html`<div class="mh-stepper" role="group" aria-label=${`${kind} kept in storage`}>
+      <span class=${`mh-swatch mh-${kind.toLowerCase()}`} aria-hidden="true"></span>
+      <span class="mh-stepper-label">${kind}</span>
+      <button type="button" class="mh-choice" aria-label=${`Keep one ${kind} fewer`} data-testid=${`mh-keep-${kind.toLowerCase()}-less`}
         disabled=${kind === "Energy" ? !allowed(value - 1, other) : !allowed(other, value - 1)}
         onClick=${() => (kind === "Energy" ? setKeep(value - 1, other) : setKeep(other, value - 1))}>−</button>
-      <output aria-live="polite">${value}</output><span class="mt-small">of ${total}</span>
-      <button type="button" class="mt-choice" aria-label=${`Keep one ${kind} more`} data-testid=${`mt-keep-${kind.toLowerCase()}-more`}
+      <output aria-live="polite">${value}</output><span class="mh-small">of ${total}</span>
+      <button type="button" class="mh-choice" aria-label=${`Keep one ${kind} more`} data-testid=${`mh-keep-${kind.toLowerCase()}-more`}
         disabled=${kind === "Energy" ? !allowed(value + 1, other) : !allowed(other, value + 1)}
         onClick=${() => (kind === "Energy" ? setKeep(value + 1, other) : setKeep(other, value + 1))}>+</button>
     </div>`;
-    return html`<div class="mt-finish-panel">
+    return html`<div class="mh-finish-panel">
       ${renderFacingButtons(finish.facing, (f) => setFinish(withFacing(finish, f)))}
-      <div class="mt-small">Keep in storage (at most ${STORAGE_LIMIT}); the rest goes onto the warrior:</div>
+      <div class="mh-small">Keep in storage (at most ${STORAGE_LIMIT}); the rest goes onto the warrior:</div>
       ${stepper("Energy", finish.energy, store.energy, finish.spirit)}
       ${stepper("Spirit", finish.spirit, store.spirit, finish.energy)}
-      <div class="mt-small">Onto the warrior: ${crystalsWords(addE, addS)}${hot ? ` → strength ${hot.strength + addE}` : ""}</div>
-      <div class="mt-row mt-wrap">
-        <button type="button" class="mt-confirm" data-testid="mt-confirm" disabled=${busy || !finishChosen} onClick=${confirmFinish}>
+      <div class="mh-small">Onto the warrior: ${crystalsWords(addE, addS)}${hot ? ` → strength ${hot.strength + addE}` : ""}</div>
+      <div class="mh-row mh-wrap">
+        <button type="button" class="mh-confirm" data-testid="mh-confirm" disabled=${busy || !finishChosen} onClick=${confirmFinish}>
           Confirm: <code>${finishChosen ? finishChosen.action.text : "—"}</code></button>
       </div>
     </div>`;
@@ -714,45 +723,45 @@ export default function Board(props) {
     const decider = view.decider;
     const pair = view.pair || [];
     const canChoose = myTurn && parsed.first.size > 0;
-    return html`<section class="mt-panel" aria-label="Who places first">
+    return html`<section class="mh-panel" aria-label="Who places first">
       <h3>Who places first?</h3>
-      <p class="mt-small">${seatName(players, decider)} decides: ${pair[0] && pair[1] && pair[0].fangs !== pair[1].fangs ? "it received the weaker warrior" : "equal fangs, so the active seat decides"}.</p>
-      <div class="mt-row mt-wrap">
-        ${LETTERS.map((letter, s) => html`<button type="button" class=${`mt-first mt-first-${s}`} data-testid=${`mt-first-${letter}`}
+      <p class="mh-small">${seatName(players, decider)} decides: ${pair[0] && pair[1] && pair[0].fangs !== pair[1].fangs ? "it received the weaker warrior" : "equal fangs, so the active seat decides"}.</p>
+      <div class="mh-row mh-wrap">
+        ${LETTERS.map((letter, s) => html`<button type="button" class=${`mh-first mh-first-${s}`} data-testid=${`mh-first-${letter}`}
           disabled=${busy} aria-disabled=${canChoose ? "false" : "true"}
           onClick=${() => chooseFirst(letter)}>
-          <span class=${`mt-dot mt-dot-${s}`}>${letter}</span> ${TRIBES[s]} places first <code>first ${letter}</code></button>`)}
+          <span class=${`mh-dot mh-dot-${s}`}>${letter}</span> ${TRIBES[s]} places first <code>first ${letter}</code></button>`)}
       </div>
     </section>`;
   }
 
   function renderSeats() {
-    return html`<section class="mt-seats" aria-label="Seats">
+    return html`<section class="mh-seats" aria-label="Seats">
       ${[0, 1].map((s) => {
         const store = view.storage?.[s] || { energy: 0, spirit: 0 };
         const relics = view.relics?.[s] || [];
         const lost = view.lost?.[s] || 0;
         const tile = view.pair ? view.pair[s] : null;
         const deciding = (view.deciding || []).includes(s);
-        return html`<div class=${`mt-seat mt-seat-${s}${deciding ? " mt-deciding" : ""}`} data-testid=${`mt-seat-${s}`}>
-          <div class="mt-seat-head">
-            <span class=${`mt-dot mt-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span>
-            <span class="mt-seat-name">${shortName(players, s)}</span>
-            <span class="mt-small">${TRIBES[s]}${s === seat ? " · you" : ""}${view.active === s ? " · active" : ""}</span>
-            ${deciding && html`<span class="mt-tag">to decide</span>`}
-            <span class="mt-score" title="points if the match ended now">${(view.scores || [])[s] ?? 0}<small> pts</small></span>
+        return html`<div class=${`mh-seat mh-seat-${s}${deciding ? " mh-deciding" : ""}`} data-testid=${`mh-seat-${s}`}>
+          <div class="mh-seat-head">
+            <span class=${`mh-dot mh-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span>
+            <span class="mh-seat-name">${shortName(players, s)}</span>
+            <span class="mh-small">${TRIBES[s]}${s === seat ? " · you" : ""}${view.active === s ? " · active" : ""}</span>
+            ${deciding && html`<span class="mh-tag">to decide</span>`}
+            <span class="mh-score" title="points if the match ended now">${(view.scores || [])[s] ?? 0}<small> pts</small></span>
           </div>
-          <div class="mt-seat-body">
-            <span title="storage">Storage <span class="mt-inline-crystal mt-energy" aria-hidden="true"></span>${store.energy}
-              <span class="mt-inline-crystal mt-spirit" aria-hidden="true"></span>${store.spirit}
-              <span class="mt-sr">${crystalsWords(store.energy, store.spirit)}</span></span>
+          <div class="mh-seat-body">
+            <span title="storage">Storage <span class="mh-inline-crystal mh-energy" aria-hidden="true"></span>${store.energy}
+              <span class="mh-inline-crystal mh-spirit" aria-hidden="true"></span>${store.spirit}
+              <span class="mh-sr">${crystalsWords(store.energy, store.spirit)}</span></span>
             <span>Relics ${relics.length}${relics.length ? ` (#${relics.join(", #")})` : ""}</span>
-            <span>Lost <span class="mt-pips" aria-label=${`${lost} of ${LOST_TO_END} warriors lost`}>${Array.from({ length: LOST_TO_END }, (_, i) => html`<i class=${i < lost ? "mt-pip-on" : ""}></i>`)}</span> ${lost}/${LOST_TO_END}</span>
+            <span>Lost <span class="mh-pips" aria-label=${`${lost} of ${LOST_TO_END} warriors lost`}>${Array.from({ length: LOST_TO_END }, (_, i) => html`<i class=${i < lost ? "mh-pip-on" : ""}></i>`)}</span> ${lost}/${LOST_TO_END}</span>
             <span>Deck ${(view.decks || [])[s] ?? 0}</span>
           </div>
-          ${tile && html`<div class="mt-seat-tile">
+          ${tile && html`<div class="mh-seat-tile">
             <${MiniTile} tile=${tile} seat=${s} size=${44} />
-            <span class="mt-small">${s === seat && phase === "place" && myTurn ? "Your warrior to place: " : "Warrior of this round: "}${tileWords(tile)}</span>
+            <span class="mh-small">${s === seat && phase === "place" && myTurn ? "Your warrior to place: " : "Warrior of this round: "}${tileWords(tile)}</span>
           </div>`}
         </div>`;
       })}
@@ -762,20 +771,20 @@ export default function Board(props) {
   function renderStream() {
     const stream = view.stream || [];
     const picking = phase === "pick";
-    return html`<section class="mt-panel" aria-label="The stream">
-      <h3>Stream ${picking && myTurn ? html`<span class="mt-tag">pick one</span>` : null}</h3>
-      ${stream.length === 0 ? html`<p class="mt-small">The stream is empty.</p>` : null}
-      <div class="mt-stream">
+    return html`<section class="mh-panel" aria-label="The stream">
+      <h3>Stream ${picking && myTurn ? html`<span class="mh-tag">pick one</span>` : null}</h3>
+      ${stream.length === 0 ? html`<p class="mh-small">The stream is empty.</p>` : null}
+      <div class="mh-stream">
         ${stream.map((pair, i) => {
           const number = i + 1;
           const legalPick = parsed.pick.has(number);
           const label = `Pair ${number}: Balan ${tileWords(pair[0])}; Wazu ${tileWords(pair[1])}${legalPick ? " — pick this pair" : ""}`;
-          return html`<button type="button" class=${`mt-pair${legalPick ? " mt-pair-legal" : ""}`} data-testid=${`mt-pick-${number}`}
+          return html`<button type="button" class=${`mh-pair${legalPick ? " mh-pair-legal" : ""}`} data-testid=${`mh-pick-${number}`}
             aria-label=${label} disabled=${busy} onClick=${() => pickPair(number)}>
-            <span class="mt-pair-number">${number}</span>
-            <span class="mt-pair-tiles">
-              ${[0, 1].map((s) => html`<span class="mt-pair-tile"><${MiniTile} tile=${pair[s]} seat=${s} size=${54} />
-                <span class="mt-pair-name">${pair[s] ? pair[s].name : ""}</span></span>`)}
+            <span class="mh-pair-number">${number}</span>
+            <span class="mh-pair-tiles">
+              ${[0, 1].map((s) => html`<span class="mh-pair-tile"><${MiniTile} tile=${pair[s]} seat=${s} size=${54} />
+                <span class="mh-pair-name">${pair[s] ? pair[s].name : ""}</span></span>`)}
             </span>
             ${legalPick ? html`<code>pick ${number}</code>` : null}
           </button>`;
@@ -786,19 +795,19 @@ export default function Board(props) {
 
   function renderTable() {
     const bag = view.bag || { energy: 0, spirit: 0 };
-    return html`<section class="mt-panel mt-table-info">
+    return html`<section class="mh-panel mh-table-info">
       <span>Round ${view.round}</span>
       <span>Free spaces ${view.free_spaces}</span>
-      <span>Bag <span class="mt-inline-crystal mt-energy" aria-hidden="true"></span>${bag.energy} <span class="mt-inline-crystal mt-spirit" aria-hidden="true"></span>${bag.spirit}</span>
-      <span>Supply <span class="mt-inline-crystal mt-energy" aria-hidden="true"></span>${view.supply}</span>
+      <span>Bag <span class="mh-inline-crystal mh-energy" aria-hidden="true"></span>${bag.energy} <span class="mh-inline-crystal mh-spirit" aria-hidden="true"></span>${bag.spirit}</span>
+      <span>Supply <span class="mh-inline-crystal mh-energy" aria-hidden="true"></span>${view.supply}</span>
     </section>`;
   }
 
   function renderOutcome(result) {
     const breakdown = result.detail?.breakdown || [];
-    return html`<section class="mt-panel mt-outcome" data-testid="mt-outcome">
+    return html`<section class="mh-panel mh-outcome" data-testid="mh-outcome">
       <h3>${outcomeWords(result, players)}</h3>
-      ${breakdown.length ? html`<table class="mt-score-table">
+      ${breakdown.length ? html`<table class="mh-score-table">
         <thead><tr><th></th><th>Diamonds</th><th>Spirit</th><th>Relics</th><th>Total</th></tr></thead>
         <tbody>${breakdown.map((b, s) => html`<tr><th>${seatName(players, s)}</th><td>${b.diamonds}</td><td>${b.spirit}</td><td>${b.relics}</td><td><b>${b.total}</b></td></tr>`)}</tbody>
       </table>` : null}
@@ -806,13 +815,13 @@ export default function Board(props) {
   }
 
   function renderLegend() {
-    return html`<details class="mt-panel mt-legend">
+    return html`<details class="mh-panel mh-legend">
       <summary>Key to the board</summary>
       <ul>
-        <li><span class="mt-dot mt-dot-0">B</span> Balan (square tiles) · <span class="mt-dot mt-dot-1">W</span> Wazu (round tiles)</li>
-        <li>Big number: strength (fangs + Energy on it + ability) · <span class="mt-key-diamond">◆</span> diamonds it scores alive</li>
+        <li><span class="mh-dot mh-dot-0">B</span> Balan (round tiles) · <span class="mh-dot mh-dot-1">W</span> Wazu (square tiles)</li>
+        <li>Big number: strength (fangs + Energy on it + ability) · <span class="mh-key-diamond">◆</span> diamonds it scores alive</li>
         <li>Triangles on a tile's edge: its support arrows, turned the way it faces; the small notch inside shows the facing</li>
-        <li><span class="mt-inline-crystal mt-energy"></span> Energy crystal (adds strength) · <span class="mt-inline-crystal mt-spirit"></span> Spirit crystal (1 point on a living warrior)</li>
+        <li><span class="mh-inline-crystal mh-energy"></span> Energy crystal (adds strength) · <span class="mh-inline-crystal mh-spirit"></span> Spirit crystal (1 point on a living warrior)</li>
         <li>Dashed inner line: the warrior is closed on all four sides · hatched tile ✝: face down, dead</li>
         <li>Temple: an unclaimed Temple Relic; “B4 · W3” is its cost to each tribe · grey triangles at the edge: map arrows (+1 Energy each)</li>
         <li>Green dashed spaces: where you may place now · yellow ring: the warrior being placed</li>

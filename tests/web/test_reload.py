@@ -71,3 +71,27 @@ def test_a_spectator_watches_without_acting(page: Page, browser: Browser, web: S
         _wait_past(watcher, before)
     finally:
         watcher_context.close()
+
+
+def test_a_player_who_leaves_a_timed_match_shows_as_away_and_back(
+    page: Page, browser: Browser, web: Server
+) -> None:
+    sign_in_as_guest(page, "Host Ada")
+    room = page.request.post("/api/rooms", data={"game": "maatatahay", "timer": 120}).json()
+    other_context = browser.new_context(base_url=web.base)
+    try:
+        other = other_context.new_page()
+        sign_in_as_guest(other, "Bo")
+        assert other.request.post("/api/rooms/join", data={"code": room["code"]}).ok
+        assert other.request.post(f"/api/rooms/{room['id']}/ready", data={"ready": True}).ok
+        assert page.request.post(f"/api/rooms/{room['id']}/start").ok
+        page.goto(f"/#/match/{room['id']}")
+        other.goto(f"/#/match/{room['id']}")
+        expect(other.get_by_test_id("version")).to_be_visible()
+        # Bo's page goes: after the grace period (60 s, 50 times faster) the seat is away.
+        other.goto("about:blank")
+        expect(page.get_by_test_id("status-1")).to_contain_text("away", timeout=15_000)
+        other.goto(f"{web.base}/#/match/{room['id']}")
+        expect(page.get_by_test_id("status-1")).not_to_contain_text("away", timeout=15_000)
+    finally:
+        other_context.close()

@@ -5,9 +5,12 @@ screen; an illegal click is explained and changes nothing; the event log names s
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
+import meeple.games  # noqa: F401  (registers the games)
+from meeple.core import load_game
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
 
 SEED = 11
@@ -71,7 +74,7 @@ def test_turns_are_played_by_clicking_on_the_battlefield(page: Page) -> None:
                 page.keyboard.press("Escape")
                 continue
             at = version(page)
-            moves.nth(moves.count() // 2).click()
+            moves.last.click()  # the furthest forward: squares are listed from rank 1 up
             expect(page.get_by_test_id("version")).to_have_text(str(at + 1))
         at = version(page)
         page.get_by_role("button", name="End turn").click()
@@ -79,8 +82,13 @@ def test_turns_are_played_by_clicking_on_the_battlefield(page: Page) -> None:
             break
         seen = wait_for_my_turn(page, at)
     assert seen > 8
-    # A mid-game board: select a unit so that its targets and range show.
-    page.locator(".mf-cell.mf-focusable[data-unit]").first.click()
+    # A mid-game board: select a unit that can attack, if one can, so that its targets show.
+    units = page.locator(".mf-cell.mf-focusable[data-unit]")
+    attacks = page.locator('.mf-cell[data-target~="fight"], .mf-cell[data-target~="shoot"]')
+    for n in range(units.count()):
+        units.nth(n).click()
+        if attacks.count():
+            break
     screenshot(page, "manafields")
 
 
@@ -164,3 +172,92 @@ def test_the_event_log_names_seats_and_units(page: Page) -> None:
     assert lines[5] == "random's turn (3 OP)"
     assert lines[6] == "Ana wins by a 12-point lead"
     assert all("[object Object]" not in line for line in lines)
+
+
+# The board module alone on the server's page, fed a real engine's view and legal actions; what
+# a click submits is kept in window.played and then applied to the engine, which must accept it.
+RENDER = """async ({view, legal, seat, version}) => {
+  const {html, render} = await import('/static/vendor/preact-htm.js');
+  const board = await import('/static/boards/manafields.js');
+  window.played = window.played || [];
+  let root = document.getElementById('mf-root');
+  if (!root) {
+    root = document.createElement('div');
+    root.id = 'mf-root';
+    document.body.replaceChildren(root);
+  }
+  const submit = (action) => { window.played.push(action); return Promise.resolve({ok: true}); };
+  const players = [{seat: 0, name: 'Ana'}, {seat: 1, name: 'Bo'}];
+  render(html`<${board.default} game="manafields/3" seat=${seat} players=${players}
+    version=${version} view=${view} legal=${legal} deciding=${[seat]} events=${[]}
+    outcome=${null} readonly=${false} submit=${submit} say=${(text) => { window.said = text; }} />`,
+    root);
+}"""
+
+
+class Table:
+    """A Manafields position in the engine, shown by the board in the page."""
+
+    def __init__(self, page: Page, options: dict[str, str], morale: int = 0) -> None:
+        self.page = page
+        self.game = load_game("manafields", options=options)
+        data = self.game.new_initial_state(seed=SEED).to_json()
+        data["morale"] = [morale, morale]
+        self.state: Any = self.game.state_from_json(data)
+        self.version = 0
+        page.goto("/")
+        self.show()
+
+    def show(self) -> None:
+        legal = [
+            {"id": a, "text": self.state.action_to_string(0, a)}
+            for a in self.state.legal_actions(0)
+        ]
+        self.page.evaluate(
+            RENDER, {"view": self.state.view(0), "legal": legal, "seat": 0, "version": self.version}
+        )
+
+    def played(self, count: int) -> str:
+        """Waits for the board's ``count``-th submission, applies it, shows the new position."""
+        self.page.wait_for_function("(n) => window.played.length >= n", arg=count)
+        text: str = self.page.evaluate("() => window.played[window.played.length - 1]")
+        self.state.apply(0, self.state.parse_action(0, text))
+        self.version += 1
+        self.show()
+        return text
+
+
+def test_abilities_and_the_faction_abilities_are_played_by_clicking(page: Page) -> None:
+    table = Table(page, {"faction0": "elves", "faction1": "undead"}, morale=5)
+    # The High Warden (A, e1) blesses the Bladedancers (C, e2): the click on a friendly unit
+    # offers the ability or selecting that unit instead.
+    page.click(square(page, "e1"))
+    expect(page.locator(square(page, "e2"))).to_have_attribute("data-target", "ability")
+    page.click(square(page, "e2"))
+    chooser = page.locator(".mf-pending")
+    expect(chooser).to_contain_text("Select Bladedancers (C) instead")
+    chooser.locator('[data-notation="ability A C"]').click()
+    assert table.played(1) == "ability A C"
+    # The Elves' Faction Ability: teleport C to the centre objective, then stop picking.
+    page.get_by_role("button", name=re.compile("^Faction Ability")).click()
+    assert table.played(2) == "faction"
+    expect(page.locator(".mf-orders")).to_contain_text("3 picks left")
+    page.click(square(page, "e2"))
+    expect(page.locator(square(page, "e7"))).to_have_attribute("data-target", "teleport")
+    page.click(square(page, "e7"))
+    assert table.played(3) == "teleport C e7"
+    page.get_by_role("button", name="Done picking").click()
+    assert table.played(4) == "done"
+    expect(page.locator(square(page, "e7"))).to_have_attribute("data-unit", "C")
+
+    undead = Table(page, {"faction0": "undead", "faction1": "humans"}, morale=5)
+    page.evaluate("() => { window.played = []; }")
+    undead.version = 0
+    undead.show()
+    page.get_by_role("button", name=re.compile("^Faction Ability")).click()
+    assert undead.played(1) == "faction"
+    # The Ghouls (F, f2) are the Undead's Zombie: one click blows them up.
+    expect(page.locator(square(page, "f2"))).to_have_attribute("data-target", "explode")
+    page.click(square(page, "f2"))
+    assert undead.played(2) == "explode F"
+    expect(page.locator(square(page, "f2"))).not_to_have_attribute("data-unit", "F")

@@ -92,6 +92,11 @@ function indexLegal(legal) {
   return index;
 }
 
+// A unit worth selecting: it has squares or units to act on (a Zombie to blow up is one click).
+function canSelect(entry) {
+  return Boolean(entry && (Object.keys(entry.squares).length || Object.keys(entry.targets).length));
+}
+
 function hasActions(entry) {
   return Boolean(entry && (entry.explode || Object.keys(entry.squares).length || Object.keys(entry.targets).length));
 }
@@ -408,12 +413,22 @@ export default function Board(props) {
     }
   };
 
-  const activate = (square) => {
+  // What a click on a square offers: the legal actions there, and, beside an action on one
+  // of your own units, selecting (or deselecting) that unit instead.
+  const optionsAt = (square) => {
     const here = living[square];
     const acts = actionsAt(square);
     const options = acts.map((act) => ({ act }));
-    const canSelect = here && here.owner === mine && here.slot !== selected && hasActions(index.byUnit[here.slot]);
-    if (canSelect && acts.length) options.push({ select: here });
+    if (acts.length && here && here.owner === mine) {
+      if (here.slot === selected) options.push({ deselect: here });
+      else if (canSelect(index.byUnit[here.slot])) options.push({ select: here });
+    }
+    return options;
+  };
+
+  const activate = (square) => {
+    const here = living[square];
+    const options = optionsAt(square);
     if (options.length === 1 && options[0].act) {
       play(options[0].act);
       return;
@@ -422,11 +437,7 @@ export default function Board(props) {
       setPending({ square, options });
       return;
     }
-    if (here && (here.owner === mine || !sel || here.slot === selected)) {
-      selectUnit(here);
-      return;
-    }
-    if (here && readonly) {
+    if (here && (here.owner === mine || !sel || here.slot === selected || readonly || !deciding)) {
       selectUnit(here);
       return;
     }
@@ -484,6 +495,7 @@ export default function Board(props) {
     }
   }
 
+  const ground = [];
   const cells = [];
   for (let row = 0; row < height; row++) {
     for (let col = 0; col < width; col++) {
@@ -509,6 +521,14 @@ export default function Board(props) {
       const ghosts = verbs && !here && sel
         ? Object.keys(selEntry.targets).map((t) => units[t]).filter((t) => t && !t.alive && t.square === name)
         : [];
+      ground.push(html`<g pointer-events="none">
+        <rect x=${x} y=${y} width=${CELL} height=${CELL} class=${cls} />
+        ${zone !== undefined && !rock && html`<rect x=${x} y=${y} width=${CELL} height=${CELL} fill=${`url(#mf-hatch${zone})`} />`}
+        ${rock && html`<path class="mf-rock-mark" d=${`M${x + 8} ${y + 36} L${x + 18} ${y + 16} L${x + 25} ${y + 26} L${x + 31} ${y + 12} L${x + 41} ${y + 36} Z`} />`}
+        ${isObjective && !here && html`<path class="mf-diamond" d=${`M${x + 24} ${y + 13} L${x + 35} ${y + 24} L${x + 24} ${y + 35} L${x + 13} ${y + 24} Z`} />`}
+        ${inRange && html`<rect x=${x + 1} y=${y + 1} width=${CELL - 2} height=${CELL - 2} class="mf-range" />`}
+        ${lastSquares.has(name) && html`<rect x=${x} y=${y} width=${CELL} height=${CELL} class="mf-last" />`}
+      </g>`);
       cells.push(html`<g class=${`mf-cell${focusable ? " mf-focusable" : ""}`} data-square=${name}
           data-target=${verbs ? [...verbs].join(" ") : undefined}
           data-unit=${here ? here.slot : undefined}
@@ -517,12 +537,7 @@ export default function Board(props) {
           onClick=${() => activate(name)} onKeyDown=${focusable ? onKey(name) : undefined}
           onMouseEnter=${() => setHover(name)} onMouseLeave=${() => setHover((h) => (h === name ? null : h))}
           onFocus=${() => setHover(name)}>
-        <rect x=${x} y=${y} width=${CELL} height=${CELL} class=${cls} />
-        ${zone !== undefined && !rock && html`<rect x=${x} y=${y} width=${CELL} height=${CELL} fill=${`url(#mf-hatch${zone})`} />`}
-        ${rock && html`<path class="mf-rock-mark" d=${`M${x + 8} ${y + 36} L${x + 18} ${y + 16} L${x + 25} ${y + 26} L${x + 31} ${y + 12} L${x + 41} ${y + 36} Z`} />`}
-        ${isObjective && !here && html`<path class="mf-diamond" d=${`M${x + 24} ${y + 13} L${x + 35} ${y + 24} L${x + 24} ${y + 35} L${x + 13} ${y + 24} Z`} />`}
-        ${inRange && html`<rect x=${x + 1} y=${y + 1} width=${CELL - 2} height=${CELL - 2} class="mf-range" />`}
-        ${lastSquares.has(name) && html`<rect x=${x} y=${y} width=${CELL} height=${CELL} class="mf-last" />`}
+        <rect x=${x} y=${y} width=${CELL} height=${CELL} class="mf-hit" />
         ${ghosts.map((g) => html`<${UnitToken} unit=${g} x=${x} y=${y} ghost=${true} />`)}
         ${here && html`<${UnitToken} unit=${here} x=${x} y=${y} selected=${here.slot === selected} />`}
         ${verbs && html`<${TargetMark} verbs=${verbs} x=${x} y=${y} />`}
@@ -532,28 +547,35 @@ export default function Board(props) {
     }
   }
 
-  // Objectives: a frame around each, in its controller's colour (dashed when nobody holds it).
-  const frames = (board.objectives || []).map((o) => {
+  // Objectives: a frame around each in its holder's colour with the holder's shape on two
+  // corners (dashed and bare when nobody holds it), and its name under the units.
+  const frames = [];
+  const badges = [];
+  for (const o of board.objectives || []) {
     const xs = o.squares.map((s) => xy(s));
     const x0 = Math.min(...xs.map((p) => p[0]));
     const y0 = Math.min(...xs.map((p) => p[1]));
     const x1 = Math.max(...xs.map((p) => p[0])) + CELL;
     const y1 = Math.max(...xs.map((p) => p[1])) + CELL;
-    const holder = o.controller;
-    const colour = holder === 0 || holder === 1 ? SEAT_COLOURS[holder] : "#8a7a45";
-    return html`<g class="mf-objective" pointer-events="none">
+    const holder = o.controller === 0 || o.controller === 1 ? o.controller : null;
+    const colour = holder === null ? "#8a7a45" : SEAT_COLOURS[holder];
+    frames.push(html`<g class="mf-objective" pointer-events="none" data-objective=${o.name}
+        data-holder=${holder === null ? "none" : holder}>
       <rect x=${x0 + 1.5} y=${y0 + 1.5} width=${x1 - x0 - 3} height=${y1 - y0 - 3} rx="4" fill="none"
-        stroke=${colour} stroke-width=${holder === null || holder === undefined ? 2 : 3.5}
-        stroke-dasharray=${holder === null || holder === undefined ? "6 4" : undefined} />
+        stroke=${colour} stroke-width=${holder === null ? 2 : 3.5} stroke-dasharray=${holder === null ? "6 4" : undefined} />
       <g transform=${`translate(${x0 + 4} ${y0 + 4})`}>
-        <rect width=${holder === 0 || holder === 1 ? 54 : 40} height="13" rx="3" fill="rgba(255,255,255,.85)" stroke=${colour} />
+        <rect width=${o.name.length * 5.6 + 16} height="13" rx="3" fill="rgba(255,255,255,.85)" stroke=${colour} />
         <text x="4" y="10" class="mf-objname">◇ ${o.name}</text>
-        ${(holder === 0 || holder === 1) && html`<g transform="translate(41 1.5)">${SEAT_SHAPES[holder] === "disc"
-          ? html`<circle cx="5" cy="5" r="4.5" fill=${colour} />`
-          : html`<rect x="0.5" y="0.5" width="9" height="9" rx="1.5" fill=${colour} />`}</g>`}
       </g>
-    </g>`;
-  });
+    </g>`);
+    if (holder !== null) {
+      for (const [cx, cy] of [[x0 + 2, y0 + 2], [x1 - 2, y1 - 2]]) {
+        badges.push(SEAT_SHAPES[holder] === "disc"
+          ? html`<circle cx=${cx} cy=${cy} r="6" fill=${colour} stroke="#fff" stroke-width="1.5" pointer-events="none" />`
+          : html`<rect x=${cx - 5.5} y=${cy - 5.5} width="11" height="11" rx="1.5" fill=${colour} stroke="#fff" stroke-width="1.5" pointer-events="none" />`);
+      }
+    }
+  }
 
   const labels = [];
   for (let col = 0; col < width; col++) {
@@ -567,8 +589,8 @@ export default function Board(props) {
 
   const viewW = LEFT + width * CELL + 6;
   const viewH = TOP + height * CELL + BOTTOM;
-  const hoverActs = hover ? actionsAt(hover) : [];
-  const preview = pending ? null : hoverActs.length === 1 ? hoverActs[0] : null;
+  const hoverOptions = hover ? optionsAt(hover) : [];
+  const preview = pending ? null : hoverOptions.length === 1 && hoverOptions[0].act ? hoverOptions[0].act : null;
 
   return html`<div class="mf" data-version=${version}>
     <div class="mf-boardwrap">
@@ -580,9 +602,11 @@ export default function Board(props) {
             <line x1="0" y1="0" x2="0" y2="8" stroke=${SEAT_COLOURS[z]} stroke-width="1.2" stroke-opacity=".22" /></pattern>`)}
         </defs>
         <rect x=${LEFT} y=${TOP} width=${width * CELL} height=${height * CELL} class="mf-ground" />
-        ${cells}
+        ${ground}
         ${frames}
         ${labels}
+        ${cells}
+        ${badges}
       </svg>
       <div class="mf-underboard">
         <span class="mf-hint" aria-live="polite">${
@@ -603,7 +627,8 @@ export default function Board(props) {
           ${pending.options.map((o) => o.act
             ? html`<button type="button" class="mf-choice" data-notation=${o.act.text} onClick=${() => play(o.act)}>
                 <code>${o.act.text}</code> ${actionSentence(view, o.act, units)}</button>`
-            : html`<button type="button" class="mf-choice" onClick=${() => selectUnit(o.select)}>Select ${unitTitle(o.select)} instead</button>`)}
+            : o.select ? html`<button type="button" class="mf-choice" onClick=${() => selectUnit(o.select)}>Select ${unitTitle(o.select)} instead</button>`
+            : html`<button type="button" class="mf-choice" onClick=${cancel}>Deselect ${unitTitle(o.deselect)}</button>`)}
           <button type="button" class="mf-choice mf-cancel" onClick=${() => setPending(null)}>Cancel (Esc)</button>
         </div>
       </div>`}
@@ -639,15 +664,17 @@ function Status({ view, names, players, mine, outcome }) {
   return html`<div class="mf-card mf-status">
     <div class=${`mf-head${outcome ? " mf-over" : ""}`} data-testid="mf-head">${head}</div>
     ${[0, 1].map((s) => html`<div class=${`mf-side${s === active && !outcome ? " mf-active" : ""}`} data-seat=${s}>
-      <div class="mf-side-name"><${SeatMark} seat=${s} /> <b>${names[s]}</b>
-        <span class="mf-player">${playerName(players, s)}${s === mine ? " (you)" : ""}</span></div>
-      <div class="mf-side-stats">
-        <span class="mf-score" title="score; a lead of ${view.lead_to_win} wins">
-          <b data-testid=${`mf-score-${s}`}>${score[s]}</b> pts
-          <small>(${score[s] - score[1 - s] >= 0 ? "+" : ""}${score[s] - score[1 - s]}, next +${next[s]})</small></span>
+      <div class="mf-side-row">
+        <span class="mf-side-name"><${SeatMark} seat=${s} /> <b>${names[s]}</b>
+          <span class="mf-player">${playerName(players, s)}${s === mine ? " (you)" : ""}</span></span>
+        <span class="mf-score" title=${`score; a lead of ${view.lead_to_win} wins`}>
+          <b data-testid=${`mf-score-${s}`}>${score[s]}</b> pts</span>
+      </div>
+      <div class="mf-side-row mf-side-stats">
+        <span class="mf-muted">lead ${score[s] - score[1 - s] >= 0 ? "+" : ""}${score[s] - score[1 - s]} of ${view.lead_to_win} · next +${next[s]}</span>
         <span class="mf-stat">Morale <${Pips} count=${morale[s]} max=${5} kind="morale" label=${`Morale ${morale[s]} of 5`} /></span>
         ${s === active && !outcome && html`<span class="mf-stat" data-testid="mf-op">OP <${Pips} count=${view.op} max=${Math.max(3, view.op)} kind="op"
-          label=${`${view.op} Order Points left`} /> ${view.op}</span>`}
+          label=${`${view.op} Order Points left`} /> <b>${view.op}</b></span>`}
       </div>
     </div>`)}
   </div>`;
@@ -709,7 +736,7 @@ function abilityWords(ability) {
 
 function Rosters({ view, names, players, index, selected, onSelect }) {
   return html`<div class="mf-rosters">${[0, 1].map((s) => html`<div class="mf-card mf-roster" data-seat=${s}>
-    <div class="mf-card-title"><${SeatMark} seat=${s} /> ${names[s]}'s units</div>
+    <div class="mf-card-title"><${SeatMark} seat=${s} /> ${names[s]} <span class="mf-muted">· army</span></div>
     <ul>${view.units.filter((u) => u.owner === s).map((u) => {
       const act = hasActions(index.byUnit[u.slot]);
       const flags = FLAG_WORDS.filter(([key]) => u[key]).map(([key]) => key.replace("used_ability", "ability"));

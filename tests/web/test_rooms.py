@@ -97,3 +97,26 @@ def test_a_private_room_joined_by_code_kicked_readied_and_started(
     finally:
         host_context.close()
         guest_context.close()
+
+
+def test_a_match_over_days_has_no_clock_and_is_in_the_your_turn_list(page: Page) -> None:
+    sign_in_as_guest(page, "Dai")
+    page.goto("/")
+    form = page.get_by_role("form", name="Custom room")
+    form.get_by_label("Game").select_option(label="Maatatahay")
+    form.get_by_label("Kind of table").select_option("days")
+    expect(form.get_by_label("Turn timer")).to_be_disabled()
+    form.get_by_role("button", name="Open the room").click()
+    expect(page).to_have_url(re.compile(r"#/room/"))
+    room_id = page.url.rsplit("/", 1)[1]
+    expect(page.get_by_role("region", name="Room")).to_contain_text("no turn timer")
+    page.get_by_role("button", name="Fill open seats with bots").click()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page).to_have_url(re.compile(rf"#/match/{room_id}$"))
+    expect(page.get_by_test_id("clock")).to_contain_text("none")
+    expect(page.get_by_test_id("hint-panel")).to_have_count(0)  # not a solo match
+    expect(page.get_by_role("list", name="Legal actions list")).to_be_visible()
+    page.goto("/#/")
+    row = page.locator(f"[data-match='{room_id}']")
+    expect(row).to_contain_text("over days")
+    expect(row).to_contain_text("Your turn", timeout=15_000)  # the list is polled

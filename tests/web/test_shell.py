@@ -47,6 +47,9 @@ def test_a_solo_match_opens_and_takes_an_action(page: Page) -> None:
     sign_in_as_guest(page)
     start_solo(page, game="maatatahay", seed=3)
     expect(page.get_by_test_id("version")).to_have_text("0")
+    # A solo match shows the hint panel (analysis.js) next to the board.
+    expect(page.get_by_test_id("hint-panel")).to_be_visible()
+    expect(page.get_by_test_id("clock")).to_contain_text("none")
 
 
 def test_the_end_of_a_match_offers_the_record_a_replay_and_a_rematch(page: Page) -> None:

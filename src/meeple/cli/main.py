@@ -14,6 +14,7 @@ from rich.table import Table
 
 from meeple.ai import BOT_NAMES, make_bot
 from meeple.cli.balance import balance
+from meeple.cli.bot import run_bot
 from meeple.cli.common import (
     OPTION_HELP,
     bot_names_error,
@@ -419,6 +420,7 @@ app.command("export-trajectories")(export_trajectories)
 app.command("serve")(serve)
 app.command("lan")(lan)
 app.command("join")(join)
+app.command("bot")(run_bot)
 app.command()(balance)
 app.command("bench-adapters")(bench_adapters)
 app.command("adapter-floor")(adapter_floor)

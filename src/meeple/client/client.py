@@ -240,27 +240,64 @@ def random_policy(seed: int = 0) -> Policy:
     return lambda frame: rng.choice(frame["legal"])["id"]
 
 
-def play_seat(connection: MatchConnection, policy: Policy, *, timeout: float = 120.0) -> Frame:
+def play_seat(
+    connection: MatchConnection,
+    policy: Policy,
+    *,
+    timeout: float | None = 120.0,
+    stop: Callable[[], bool] | None = None,
+) -> Frame:
     """Play the connection's seat with ``policy`` until the match ends; the last frame.
 
-    A ``version/stale`` refusal (another seat moved first) asks for a fresh snapshot.
+    ``policy`` sees each snapshot or update in which the seat decides -- its ``view`` (what
+    the engine shows the seat), ``legal`` (``[{"id", "text"}, ...]``) and ``version`` -- and
+    returns an action id or notation (``None``: let this frame pass). The action is sent
+    with the frame's version, and the next decision waits for the server's answer to it: in
+    simultaneous planning other seats' updates keep coming meanwhile, and deciding on each
+    would send actions the server refuses as stale. A ``version/stale`` refusal (another
+    seat moved first) waits for the update that is on its way, or decides again on the
+    newest frame when it has come already.
+
+    ``timeout``: the most seconds to wait for a frame (None: for ever, a match over days);
+    ``stop``: polled about once a second, ends the loop early (returns the last frame seen).
 
     Raises:
-        ClientError: for any other refusal.
+        ClientError: for any refusal other than ``version/stale``.
+        TimeoutError: when no frame came for ``timeout`` seconds.
     """
+    latest: Frame = {}
+    seen = -1
+    waiting = False  # an action is out and not yet answered
+    waited = 0.0
     while True:
-        frame = connection.recv(timeout=timeout)
+        if stop is not None and stop():
+            return latest
+        try:
+            frame = connection.recv(timeout=1.0 if stop is not None else timeout)
+        except TimeoutError:
+            waited += 1.0
+            if stop is None or (timeout is not None and waited >= timeout):
+                raise
+            continue
+        waited = 0.0
         kind = frame["type"]
+        if kind == "ack":
+            waiting = False
+            continue
         if kind == "error":
+            waiting = False
             if frame["code"] != "version/stale":
                 raise ClientError(400, frame["code"], frame["message"])
-            connection.resume(frame["version"])
+            if frame["version"] > seen:
+                continue  # the update that made it stale is on its way
+            frame = latest  # it came while the action was out: decide on it now
+        elif kind not in ("snapshot", "update") or frame["version"] < seen:
             continue
-        if kind not in ("snapshot", "update"):
-            continue
+        latest, seen = frame, frame["version"]
         if frame.get("outcome") is not None:
             return frame
-        if frame["legal"]:  # the seat decides now
+        if frame["legal"] and not waiting:  # the seat decides now
             action = policy(frame)
             if action is not None:
                 connection.act(action, frame["version"])
+                waiting = True

@@ -68,7 +68,9 @@ def test_a_replay_steps_through_the_record_as_the_engine_replays_it(server: Serv
         assert mine[version]["events"] == [e.to_json() for e in events if e.visible_to(0)]
         assert step["view"] == state.view(None) and mine[version]["view"] == state.view(0)
         assert step["deciding"] == list(state.deciding_seats())
-    assert public["outcome"] == state.outcome().to_json() == record.outcome.to_json()
+    outcome = state.outcome()
+    assert outcome is not None and record.outcome is not None
+    assert public["outcome"] == outcome.to_json() == record.outcome.to_json()
 
     # The same record, uploaded as the file `meeple replay` reads, gives the same steps.
     uploaded = _ok(client.post("/api/replays", content=record.dumps(indent=2)))
@@ -149,8 +151,9 @@ def test_the_line_has_a_point_per_version_and_matches_analyse(server: Server) ->
     game = load_game(record.game_id)
     for version, state in enumerate(record.states()):
         point = line["points"][version]
-        if state.is_terminal():
-            won = 1 in state.outcome().winners
+        outcome = state.outcome()
+        if outcome is not None:
+            won = 1 in outcome.winners
             assert point["source"] == "outcome" and point["win_probability"] in (0.0, 0.5, 1.0)
             assert (point["win_probability"] == 1.0) == won
         elif 1 in state.deciding_seats():
@@ -166,6 +169,18 @@ def test_the_line_has_a_point_per_version_and_matches_analyse(server: Server) ->
     assert _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20")) == line
     part = _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20&start=5&end=9"))
     assert part["points"] == line["points"][5:10] and part["next"] == 10
+    # The record, uploaded, gets the same line (the same positions, seeds and budget).
+    uploaded = client.post("/api/replays/analysis?seat=1&iterations=20", content=record.dumps())
+    assert _ok(uploaded)["points"] == line["points"] and uploaded.json()["match"] is None
+    anonymous = httpx.post(
+        f"{server.base}/api/replays/analysis?seat=1", content=record.dumps(), timeout=10
+    )
+    assert anonymous.status_code == 401
+    _refused(
+        client.post("/api/replays/analysis?seat=3", content=record.dumps()),
+        422,
+        "analysis/bad_seat",
+    )
     # Once the match is over, anyone logged in may analyse any seat.
     stranger = server.client().guest("Someone")
     assert _ok(stranger.get(f"/api/matches/{mid}/analysis?seat=0&iterations=20&end=3"))

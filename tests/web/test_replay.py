@@ -109,6 +109,11 @@ def test_a_record_file_opens_in_the_viewer(page: Page, web: Server, tmp_path: Pa
     # Seen by one seat: the same steps, that seat's view.
     page.get_by_test_id("view-seat").select_option("1")
     shows(page, len(record.actions))
+    # Its line, analysed from the file (a login is needed).
+    sign_in_as_guest(page, "Kai")
+    page.get_by_test_id("line-seat").select_option("1")
+    page.get_by_role("button", name="Analyse").click()
+    expect(page.get_by_test_id("win-polyline")).to_be_visible(timeout=60_000)
 
     # A file that is no record is refused with the server's reason.
     bad = tmp_path / "bad.json"

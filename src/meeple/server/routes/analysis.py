@@ -15,12 +15,15 @@ a match against people would be help no one else gets.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request, status
 
-from meeple.core import GameError, InvalidRecord, MatchRecord, Seat, State
-from meeple.server.bots import AnalysisJob
+from meeple.core import Game, GameError, InvalidRecord, MatchRecord, Seat, State
+from meeple.server.bots import AnalysisJob, BotRunner
 from meeple.server.deps import AccountDep, ServicesDep, error
 from meeple.server.master import MatchMaster
 from meeple.server.repository import AccountRow
@@ -107,13 +110,6 @@ def _check_seat(seat: int | None, seats: int, code: str) -> None:
 
 async def _replay(record: MatchRecord, seat: Seat | None) -> dict[str, Any]:
     """:func:`replay_steps` on a thread, so a long record does not hold up the event loop."""
-    if len(record.actions) > MAX_REPLAY_ACTIONS:
-        raise error(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            "replay/too_long",
-            f"the record lists {len(record.actions)} actions; a replay steps through at most "
-            f"{MAX_REPLAY_ACTIONS}",
-        )
     try:
         return await asyncio.to_thread(replay_steps, record, seat)
     except GameError as refused:
@@ -148,9 +144,8 @@ async def match_replay(
     return replay
 
 
-@router.post("/api/replays")
-async def record_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
-    """The steps of an uploaded match record (``meeple-record/1``); nothing is stored."""
+async def _read_record(request: Request) -> MatchRecord:
+    """The one match record in the request's body (at most :data:`MAX_RECORD_BYTES`)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_RECORD_BYTES:
         raise _too_large()
@@ -170,6 +165,20 @@ async def record_replay(request: Request, seat: int | None = None) -> dict[str, 
             f"the file holds {len(records)} records; open one at a time",
         )
     record = records[0]
+    if len(record.actions) > MAX_REPLAY_ACTIONS:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            "replay/too_long",
+            f"the record lists {len(record.actions)} actions; a replay steps through at most "
+            f"{MAX_REPLAY_ACTIONS}",
+        )
+    return record
+
+
+@router.post("/api/replays")
+async def record_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
+    """The steps of an uploaded match record (``meeple-record/1``); nothing is stored."""
+    record = await _read_record(request)
     _check_seat(seat, record.seats, "replay/bad_seat")
     replay = await _replay(record, seat)
     replay["match"] = None
@@ -206,28 +215,78 @@ def _iterations(iterations: int, most: int) -> int:
     return iterations
 
 
-async def _analyse_at(
-    services: ServicesDep,
-    master: MatchMaster,
-    state: State,
-    *,
-    version: int,
-    seat: Seat,
-    iterations: int,
-) -> Any:
-    """``analyse(state, seat).to_json()`` in the pool, seeded by the version; kept by the
-    runner under the match, seat, version and iterations."""
-    job = AnalysisJob(
-        game_id=master.game.id,
-        seats=master.game.seats,
-        options=dict(master.game.options),
-        state=state.to_json(),
-        seat=seat,
-        iterations=iterations,
-        seed=version,
-        seconds=POSITION_SECONDS,
-    )
-    return await services.bots.analyse(job, key=(master.id, seat, version, iterations))
+@dataclass(frozen=True, slots=True)
+class _Analyst:
+    """Analyses the positions of one match for lines and hints: ``analyse(state, seat)`` in
+    the runner's pool, seeded by the position's version, kept by the runner under
+    ``match`` (a match id, or an uploaded record's digest), seat, version and iterations."""
+
+    bots: BotRunner
+    game: Game
+    match: str
+    iterations: int
+
+    async def analyse(self, state: State, version: int, seat: Seat) -> Any:
+        job = AnalysisJob(
+            game_id=self.game.id,
+            seats=self.game.seats,
+            options=dict(self.game.options),
+            state=state.to_json(),
+            seat=seat,
+            iterations=self.iterations,
+            seed=version,
+            seconds=POSITION_SECONDS,
+        )
+        return await self.bots.analyse(job, key=(self.match, seat, version, self.iterations))
+
+    async def point(self, state: State, version: int, seat: Seat) -> dict[str, Any]:
+        """One version of the line: the search where the seat decides, the outcome at the
+        end, and no figure where someone else decides (the seat's chance there would need
+        a search the seat does not make)."""
+        point: dict[str, Any] = {"version": version, "win_probability": None, "best": None}
+        if state.is_terminal():
+            point["win_probability"] = (state.returns()[seat] + 1.0) / 2.0
+            point["source"] = "outcome"
+        elif seat in state.deciding_seats():
+            found = await self.analyse(state, version, seat)
+            point["win_probability"] = found["win_probability"]
+            point["best"] = found["best"][0]["notation"] if found["best"] else None
+            point["source"] = "search"
+        else:
+            point["source"] = None
+        return point
+
+    async def line(
+        self, record: MatchRecord, seat: Seat, start: int, end: int | None
+    ) -> dict[str, Any]:
+        """The points from ``start`` to ``end`` (at most :data:`LINE_VERSIONS` of them).
+
+        Raises:
+            InvalidRecord: when the record does not replay.
+        """
+        last = len(record.actions)
+        if start < 0 or start > last or (end is not None and end < start):
+            raise error(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                "analysis/bad_range",
+                f"versions run from 0 to {last}; asked for {start} to {end}",
+            )
+        end = min(last, start + LINE_VERSIONS - 1, last if end is None else end)
+        points = []
+        for version, state in enumerate(record.states()):
+            if version > end:
+                break
+            if version >= start:
+                points.append(await self.point(state, version, seat))
+        return {
+            "seat": seat,
+            "iterations": self.iterations,
+            "versions": last,
+            "start": start,
+            "end": end,
+            "next": end + 1 if end < last else None,
+            "points": points,
+        }
 
 
 @router.get("/api/matches/{match_id}/analysis")
@@ -258,62 +317,44 @@ async def win_line(  # noqa: PLR0917 (the query's parameters)
                 f"while the match is played you may analyse only your own seat, not seat {seat}",
             )
     iterations = _iterations(iterations, MAX_LINE_ITERATIONS)
-    record = master.match.record()  # the actions as they stand now
-    last = len(record.actions)
-    if start < 0 or start > last or (end is not None and end < start):
-        raise error(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            "analysis/bad_range",
-            f"versions run from 0 to {last}; asked for {start} to {end}",
-        )
-    end = min(last, start + LINE_VERSIONS - 1, last if end is None else end)
-    points = []
-    for version, state in enumerate(record.states()):
-        if version < start:
-            continue
-        if version > end:
-            break
-        points.append(
-            await _point(services, master, state, version=version, seat=seat, iterations=iterations)
-        )
-    return {
-        "match": master.id,
-        "seat": seat,
-        "iterations": iterations,
-        "versions": last,
-        "start": start,
-        "end": end,
-        "next": end + 1 if end < last else None,
-        "points": points,
-    }
+    analyst = _Analyst(services.bots, master.game, master.id, iterations)
+    # The actions as they stand now: a solo match's line runs to its current version.
+    line = await analyst.line(master.match.record(), seat, start, end)
+    return {"match": master.id, **line}
 
 
-async def _point(
+@router.post("/api/replays/analysis")
+async def record_line(  # noqa: PLR0917 (the query's parameters)
+    request: Request,
+    account: AccountDep,
     services: ServicesDep,
-    master: MatchMaster,
-    state: State,
-    *,
-    version: int,
-    seat: Seat,
-    iterations: int,
+    seat: int,
+    iterations: int = LINE_ITERATIONS,
+    start: int = 0,
+    end: int | None = None,
 ) -> dict[str, Any]:
-    """One version of the line: the search where the seat decides, the outcome at the end,
-    and no figure where someone else decides (the seat's chance there would need a search
-    the seat does not make)."""
-    point: dict[str, Any] = {"version": version, "win_probability": None, "best": None}
-    if state.is_terminal():
-        point["win_probability"] = (state.returns()[seat] + 1.0) / 2.0
-        point["source"] = "outcome"
-    elif seat in state.deciding_seats():
-        found = await _analyse_at(
-            services, master, state, version=version, seat=seat, iterations=iterations
+    """The line of an uploaded record, as for a match (a record holds its seed: nothing in
+    it is hidden any more); kept under the digest of what decides the positions."""
+    record = await _read_record(request)
+    _check_seat(seat, record.seats, "analysis/bad_seat")
+    iterations = _iterations(iterations, MAX_LINE_ITERATIONS)
+    try:
+        game = record.game()
+        line = await _Analyst(services.bots, game, _digest(record), iterations).line(
+            record, seat, start, end
         )
-        point["win_probability"] = found["win_probability"]
-        point["best"] = found["best"][0]["notation"] if found["best"] else None
-        point["source"] = "search"
-    else:
-        point["source"] = None
-    return point
+    except GameError as refused:
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, InvalidRecord.code, str(refused)
+        ) from None
+    return {"match": None, **line}
+
+
+def _digest(record: MatchRecord) -> str:
+    """A name for a record's positions: its game, start and actions (not its players)."""
+    what = [record.game_id, record.seats, record.options, record.seed, record.start_state]
+    text = json.dumps([*what, record.actions], sort_keys=True, separators=(",", ":"))
+    return "record:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 @router.get("/api/matches/{match_id}/hint")
@@ -343,7 +384,6 @@ async def hint(
             "hint/not_your_turn",
             f"your seat does not decide now (deciding: {', '.join(map(str, deciding))})",
         )
-    found = await _analyse_at(
-        services, master, state, version=version, seat=seat, iterations=iterations
-    )
+    analyst = _Analyst(services.bots, master.game, master.id, iterations)
+    found = await analyst.analyse(state, version, seat)
     return {"match": master.id, "version": version, **found}

@@ -19,16 +19,15 @@ useReplayCss();
 
 export const percent = (p) => `${Math.round(100 * p)} %`;
 
-// Seat `seat`'s line from version 0 to the last the server allows, fetched in the server's
-// parts (GET /api/matches/ID/analysis?seat=N&start=K); onPart(points, done, total) after each.
-// Resolves to {ok, points} or {ok: false, code, message}; stop() makes it give up quietly.
-export async function fetchLine(matchId, seat, { iterations, onPart, stopped = () => false } = {}) {
+// A line from version 0 to the last the server allows, fetched in the server's parts:
+// ask(start) answers one part (GET /api/matches/ID/analysis?seat=N&start=K, or the same of a
+// record: POST /api/replays/analysis); onPart(points, done, total) after each. Resolves to
+// {ok, points} or {ok: false, code, message}; stopped() true makes it give up quietly.
+export async function fetchLine(ask, { onPart, stopped = () => false } = {}) {
   let points = [];
   let start = 0;
   for (;;) {
-    const query = new URLSearchParams({ seat: String(seat), start: String(start) });
-    if (iterations) query.set("iterations", String(iterations));
-    const reply = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/analysis?${query}`);
+    const reply = await ask(start);
     if (stopped()) return { ok: false, code: "stopped", message: "" };
     if (!reply.ok) return reply;
     points = points.concat(reply.data.points);
@@ -36,6 +35,11 @@ export async function fetchLine(matchId, seat, { iterations, onPart, stopped = (
     if (reply.data.next === null) return { ok: true, points };
     start = reply.data.next;
   }
+}
+
+// The `ask` of a match's line.
+export function matchLine(matchId, seat) {
+  return (start) => api("GET", `/api/matches/${encodeURIComponent(matchId)}/analysis?seat=${seat}&start=${start}`);
 }
 
 // The win-probability line: an SVG polyline of the seat's chance to win over the versions.
@@ -119,7 +123,7 @@ export function HintPanel({ matchId, seat, version, mode }) {
   useEffect(() => {
     if (!line || !solo) return undefined;
     let stopped = false;
-    fetchLine(matchId, seat, {
+    fetchLine(matchLine(matchId, seat), {
       stopped: () => stopped,
       onPart: (points) => setLine((old) => (old ? { ...old, points } : old)),
     }).then((reply) => {

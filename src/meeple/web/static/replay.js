@@ -7,16 +7,15 @@ import { html, useCallback, useEffect, useMemo, useRef, useState } from "./vendo
 import { api, seatColour, seatMark, seatName } from "./api.js";
 import { describe } from "./events.js";
 import { loadBoard } from "./match.js";
-import { WinLine, fetchLine, useReplayCss } from "./analysis.js";
+import { WinLine, fetchLine, matchLine, useReplayCss } from "./analysis.js";
 
 useReplayCss();
 
-// POST /api/replays with a record file's text as it is (the server reads and checks it).
-async function replayFile(text, seat) {
-  const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
+// POST a record file's text as it is to `path` (the server reads and checks it).
+async function postRecord(path, text) {
   let reply;
   try {
-    reply = await fetch(`/api/replays${query}`, {
+    reply = await fetch(path, {
       method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: text,
     });
   } catch (err) {
@@ -31,7 +30,6 @@ async function replayFile(text, seat) {
   return { ok: true, data };
 }
 
-// A record file to open: the file input, or the text of a record passed in.
 // The step buttons' icons (drawn: not every font has the media-control characters).
 const ICONS = {
   first: "M3 2h2v12H3zM14 2v12L6 8z",
@@ -58,7 +56,7 @@ function OpenRecord({ onText, problem }) {
 }
 
 // The steps and their controls. `replay` is the server's answer (docs/analysis.md).
-function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
+function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
   const steps = replay.steps;
   const last = steps.length - 1;
   const [version, setVersion] = useState(0);
@@ -69,6 +67,8 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
   const list = useRef(null);
   const step = steps[Math.max(0, Math.min(last, version))];
   const go = useCallback((v) => setVersion(Math.max(0, Math.min(last, v))), [last]);
+  // A step from the version shown now (keys pressed faster than the page redraws add up).
+  const stepBy = useCallback((delta) => setVersion((v) => Math.max(0, Math.min(last, v + delta))), [last]);
 
   useEffect(() => { loadBoard(replay.game).then(setModule); }, [replay.game]);
   useEffect(() => { if (version > last) setVersion(last); }, [last]);
@@ -82,7 +82,7 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
       if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && target.type !== "range")) return;
       if (tag === "INPUT") return; // the slider moves itself and tells us through onInput
       const moves = { ArrowLeft: -1, ArrowRight: 1 };
-      if (event.key in moves) go(version + moves[event.key]);
+      if (event.key in moves) stepBy(moves[event.key]);
       else if (event.key === "Home") go(0);
       else if (event.key === "End") go(last);
       else return;
@@ -90,7 +90,7 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
-  }, [version, last, go]);
+  }, [last, go, stepBy]);
 
   // Keep the current action in sight in the list.
   useEffect(() => {
@@ -100,16 +100,19 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
 
   // The line: fetched part by part when asked for; dropped when the seat changes.
   useEffect(() => {
-    if (!analysis || !matchId || analysis.seat === undefined) return undefined;
+    if (!analysis || analysis.seat === undefined) return undefined;
     let stopped = false;
-    fetchLine(matchId, analysis.seat, {
+    const seat = analysis.seat;
+    const ask = matchId ? matchLine(matchId, seat)
+      : (start) => postRecord(`/api/replays/analysis?seat=${seat}&start=${start}`, text);
+    fetchLine(ask, {
       stopped: () => stopped,
       onPart: (points, done, total) => setAnalysis((old) => (old && old.seat === analysis.seat ? { ...old, points, done, total } : old)),
     }).then((reply) => {
       if (!stopped && !reply.ok) setAnalysis((old) => (old ? { ...old, error: reply.message, done: true } : old));
     });
     return () => { stopped = true; };
-  }, [analysis && analysis.seat, matchId]);
+  }, [analysis && analysis.seat, matchId, text]);
 
   const players = replay.players || [];
   const ctx = { players, seat: viewSeat };
@@ -137,11 +140,11 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
     </header>
     <div class="replay-controls" role="group" aria-label="Step through the match">
       <button type="button" onClick=${() => go(0)} disabled=${version === 0} aria-label="First" title="First (Home)">${icon("first")}</button>
-      <button type="button" onClick=${() => go(version - 1)} disabled=${version === 0} aria-label="Back" title="Back (Left)">${icon("back")}</button>
+      <button type="button" onClick=${() => stepBy(-1)} disabled=${version === 0} aria-label="Back" title="Back (Left)">${icon("back")}</button>
       <input type="range" min="0" max=${last} value=${version} aria-label="Move" data-testid="scrub"
         aria-valuetext=${`move ${version} of ${last}`}
         onInput=${(e) => go(Number(e.target.value))} />
-      <button type="button" onClick=${() => go(version + 1)} disabled=${atEnd} aria-label="Forward" title="Forward (Right)">${icon("forward")}</button>
+      <button type="button" onClick=${() => stepBy(1)} disabled=${atEnd} aria-label="Forward" title="Forward (Right)">${icon("forward")}</button>
       <button type="button" onClick=${() => go(last)} disabled=${atEnd} aria-label="Last" title="Last (End)">${icon("last")}</button>
       <span class="where" aria-live="polite">move <span data-testid="replay-version">${step.version}</span> of ${last}</span>
     </div>
@@ -154,7 +157,7 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
     ${message && html`<p role="status" class=${message.kind}>${message.text}</p>`}
     <section class="panel analysis" aria-label="Win probability">
       <h3>Chance to win</h3>
-      ${matchId ? html`<p class="buttons">
+      <p class="buttons">
           <label>Seat
             <select value=${String(lineSeat)} data-testid="line-seat" onChange=${(e) => {
               const s = Number(e.target.value);
@@ -174,8 +177,7 @@ function Viewer({ replay, matchId, viewSeat, setViewSeat, title }) {
           last=${last} version=${step.version} onPick=${go} width=${1200} />`}
         ${analysis && analysis.done && !analysis.error && html`<p class="note">Where the seat decides, the figure
           is the search's estimate from what that seat could see; the last is the result. Moves where another
-          seat decides have no figure of their own.</p>`}`
-        : html`<p class="note">The line is drawn for matches played on this server (open the match's replay from its page).</p>`}
+          seat decides have no figure of their own.</p>`}
     </section>
     <div class="replay-grid">
       <div class="board-area" data-testid="replay-board">
@@ -221,7 +223,7 @@ export function ReplayPage({ matchId, record }) {
       const query = seat === null ? "" : `?seat=${seat}`;
       ask = api("GET", `/api/matches/${encodeURIComponent(matchId)}/replay${query}`);
     } else if (text !== null) {
-      ask = replayFile(text, seat);
+      ask = postRecord(`/api/replays${seat === null ? "" : `?seat=${seat}`}`, text);
     } else {
       setReplay(null);
       return undefined;
@@ -235,7 +237,10 @@ export function ReplayPage({ matchId, record }) {
     return () => { live = false; };
   }, [matchId, text, viewSeat]);
 
-  const onText = (fileText, fileName) => { setViewSeat(null); setName(fileName); setText(fileText); };
+  const [opened, setOpened] = useState(0); // files opened: a new one starts a new viewer
+  const onText = (fileText, fileName) => {
+    setViewSeat(null); setName(fileName); setText(fileText); setOpened((n) => n + 1);
+  };
   const changeSeat = (seat) => setViewSeat(seat);
   const title = useMemo(() => (matchId ? `Replay of match ${matchId}` : `Replay of ${name || "a record"}`), [matchId, name]);
 
@@ -248,7 +253,7 @@ export function ReplayPage({ matchId, record }) {
   }
   if (!replay) return html`<p role="status">Loading the replay…</p>`;
   return html`<div>
-    <${Viewer} replay=${replay} matchId=${matchId} viewSeat=${viewSeat} setViewSeat=${changeSeat} title=${title} />
+    <${Viewer} key=${matchId || `file-${opened}`} replay=${replay} matchId=${matchId} text=${text} viewSeat=${viewSeat} setViewSeat=${changeSeat} title=${title} />
     ${!matchId && html`<${OpenRecord} onText=${onText} problem=${problem} />`}
   </div>`;
 }

@@ -112,6 +112,7 @@ function GameSetup({ games, setup, onChange, idPrefix }) {
   const seatCounts = [];
   for (let n = info.min_seats; n <= info.max_seats; n++) seatCounts.push(n);
   const id = (name) => `${idPrefix}-${name}`;
+  const rules = (info.options || []).filter((o) => o.name !== "teams");
   return html`
     <div class="field"><label for=${id("game")}>Game</label>
       <select id=${id("game")} name="game" value=${setup.game} onChange=${(e) => pick(e.target.value)}>
@@ -123,38 +124,41 @@ function GameSetup({ games, setup, onChange, idPrefix }) {
           options: { ...setup.options, ...(info.options.some((o) => o.name === "teams") ? { teams: "" } : {}) } })}>
         ${seatCounts.map((n) => html`<option value=${n}>${n} seats</option>`)}
       </select></div>`}
-    ${(info.options || []).map((o) => {
-      const value = setup.options[o.name];
-      if (o.name === "teams") {
-        if (setup.seats < 3) return null;
-        return html`<div class="field"><label for=${id("teams")}>Teams</label>
-          <select id=${id("teams")} name="teams" value=${value || ""} onChange=${(e) => setOption("teams", e.target.value)}>
-            <option value="">Everyone against everyone</option>
-            ${teamPresets(setup.seats).map((t) => html`<option value=${t}>${t} (${teamWords(t)})</option>`)}
-          </select></div>`;
-      }
-      if (o.choices) {
-        return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
-          <select id=${id(o.name)} name=${o.name} value=${String(value)} title=${o.description}
-            onChange=${(e) => setOption(o.name, e.target.value)}>
-            ${o.choices.map((c) => html`<option value=${String(c)}>${String(c)}</option>`)}
-          </select><small class="hint">${o.description}</small></div>`;
-      }
-      if (typeof o.default === "boolean") {
-        return html`<div class="field check"><label><input type="checkbox" name=${o.name} checked=${!!value}
-          onChange=${(e) => setOption(o.name, e.target.checked)} /> ${o.name.replace(/_/g, " ")}</label>
-          <small class="hint">${o.description}</small></div>`;
-      }
-      if (typeof o.default === "number") {
-        return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
-          <input id=${id(o.name)} type="number" name=${o.name} min=${o.low} max=${o.high} value=${value}
-            onInput=${(e) => setOption(o.name, Number(e.target.value))} />
-          <small class="hint">${o.description}</small></div>`;
-      }
-      return html`<div class="field"><label for=${id(o.name)}>${o.name.replace(/_/g, " ")}</label>
-        <input id=${id(o.name)} name=${o.name} value=${value || ""} onInput=${(e) => setOption(o.name, e.target.value)} />
-        <small class="hint">${o.description}</small></div>`;
-    })}`;
+    ${(info.options || []).some((o) => o.name === "teams") && setup.seats >= 3 && html`<div class="field">
+      <label for=${id("teams")}>Teams</label>
+      <select id=${id("teams")} name="teams" value=${setup.options.teams || ""} onChange=${(e) => setOption("teams", e.target.value)}>
+        <option value="">Everyone against everyone</option>
+        ${teamPresets(setup.seats).map((t) => html`<option value=${t}>${t} (${teamWords(t)})</option>`)}
+      </select></div>`}
+    ${rules.length > 0 && html`<details class="options"><summary>Rule options (${rules.length})</summary>
+      ${rules.map((o) => optionField(o, setup.options[o.name], setOption, id))}
+    </details>`}`;
+}
+
+// One rule option: a choice (select), a yes/no (checkbox), a number or a text.
+function optionField(o, value, setOption, id) {
+  const label = o.name.replace(/_/g, " ");
+  if (o.choices) {
+    return html`<div class="field"><label for=${id(o.name)}>${label}</label>
+      <select id=${id(o.name)} name=${o.name} value=${String(value)} aria-describedby=${id(`${o.name}-hint`)}
+        onChange=${(e) => setOption(o.name, e.target.value)}>
+        ${o.choices.map((c) => html`<option value=${String(c)}>${String(c)}</option>`)}
+      </select><small class="hint" id=${id(`${o.name}-hint`)}>${o.description}</small></div>`;
+  }
+  if (typeof o.default === "boolean") {
+    return html`<div class="field check"><label><input type="checkbox" name=${o.name} checked=${!!value}
+      onChange=${(e) => setOption(o.name, e.target.checked)} /> ${label}</label>
+      <small class="hint">${o.description}</small></div>`;
+  }
+  if (typeof o.default === "number") {
+    return html`<div class="field"><label for=${id(o.name)}>${label}</label>
+      <input id=${id(o.name)} type="number" name=${o.name} min=${o.low} max=${o.high} value=${value}
+        onInput=${(e) => setOption(o.name, Number(e.target.value))} />
+      <small class="hint">${o.description}</small></div>`;
+  }
+  return html`<div class="field"><label for=${id(o.name)}>${label}</label>
+    <input id=${id(o.name)} name=${o.name} value=${value || ""} onInput=${(e) => setOption(o.name, e.target.value)} />
+    <small class="hint">${o.description}</small></div>`;
 }
 
 function cleanOptions(setup) {

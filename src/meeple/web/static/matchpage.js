@@ -254,6 +254,11 @@ export function MatchPage({ matchId, watch }) {
       <span class="facts">move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
         : html`you are <span class="mark" style=${`color:${seatColour(seat)}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
         ? html`${" · "}<strong class="badge">your turn</strong>` : ""}${link !== "open" ? html`${" · "}<span class="link" role="status">${link}…</span>` : ""}</span>
+      ${!readonly && html`<a class="jump" href="#" onClick=${(e) => {
+        e.preventDefault();
+        const target = document.getElementById("notation") || document.querySelector(".legal-panel");
+        if (target) { if (!target.hasAttribute("tabindex") && target.id !== "notation") target.setAttribute("tabindex", "-1"); target.focus(); }
+      }}>Jump to your actions</a>`}
     </header>
     <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="message">${message ? message.text : ""}</div>
     <div class="match-grid">

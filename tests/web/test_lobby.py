@@ -78,9 +78,19 @@ def test_a_solo_match_of_each_game_is_played_by_keyboard(page: Page, game: str) 
     expect(first).to_be_visible()  # the person's decision: the bots wait for it
     before = int(page.get_by_test_id("version").inner_text())
     text = first.inner_text()
-    # Type the notation and press Enter.
-    box = page.get_by_label("Play by notation")
-    box.focus()
+    # By keyboard: Tab reaches the link to the actions, Enter jumps to the notation box;
+    # the focus is drawn. Type the notation and press Enter.
+    page.locator("body").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.textContent") == "Jump to your actions":
+            break
+    else:
+        raise AssertionError("Tab never reached the link to the actions")
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Play by notation")).to_be_focused()
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
     page.keyboard.type(text)
     page.keyboard.press("Enter")
     page.wait_for_function(

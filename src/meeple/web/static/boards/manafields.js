@@ -216,7 +216,10 @@ function UnitToken({ unit, x, y, selected, ghost }) {
   }
   const wounded = unit.hp < unit.max_hp;
   const hpWidth = 26 * Math.max(0, Math.min(1, unit.hp / Math.max(1, unit.max_hp)));
+  const effects = FLAG_WORDS.filter(([key]) => ["warded", "blessed", "inspired"].includes(key) && unit[key]).map(([, w]) => w);
+  const tip = `${unitTitle(unit)}, ${kindTitle(unit)}, ${unit.hp}/${unit.max_hp} HP${effects.length ? `, ${effects.join(", ")}` : ""}`;
   return html`<g class=${`mf-unit${selected ? " mf-selected" : ""}`}>
+    <title>${tip}</title>
     ${selected && html`<circle cx=${cx} cy=${cy} r="23" class="mf-selring" />`}
     <g fill=${colour} stroke=${unit.general ? "#222" : "#fff"} stroke-width=${unit.general ? 2.5 : 1.5}>${body}</g>
     <${KindIcon} kind=${unit.kind} x=${cx - 6} y=${cy - 16} size="11" />
@@ -227,6 +230,8 @@ function UnitToken({ unit, x, y, selected, ghost }) {
       <rect x=${cx + 7} y=${cy + 9} width="15" height="13" rx="3" />
       <text x=${cx + 14.5} y=${cy + 19.2} text-anchor="middle">${unit.hp}</text>
     </g>
+    ${effects.length > 0 && html`<g class="mf-effect"><circle cx=${cx + 15} cy=${cy - 15} r="6" />
+      <text x=${cx + 15} y=${cy - 11.5} text-anchor="middle">+</text></g>`}
   </g>`;
 }
 
@@ -278,7 +283,7 @@ export default function Board(props) {
     if (ok) for (const u of view.units) bySlot[u.slot] = u;
     return bySlot;
   }, [view]);
-  if (ok) lastUnits = units;
+  if (ok) lastUnits = view.units;
   const index = useMemo(() => indexLegal(readonly ? [] : legal), [legal, readonly]);
   const deciding = !readonly && (legal || []).length > 0;
 
@@ -611,7 +616,7 @@ export default function Board(props) {
       <div class="mf-underboard">
         <span class="mf-hint" aria-live="polite">${
           preview ? html`Will play <code>${preview.text}</code>: ${actionSentence(view, preview, units)}`
-          : sel ? html`${unitTitle(sel)} selected${rangeWord ? ` · shaded: ${rangeWord}` : ""} · Esc clears`
+          : sel ? html`${selectionWords(view, sel, targetVerbs, rangeWord, mine, deciding)}`
           : deciding ? (view.picks ? "Faction Ability: pick a unit" : "Click one of your units, then a highlighted square")
           : ""}</span>
         <button type="button" class="mf-flip" onClick=${() => setFlipped(!flipped)}
@@ -639,6 +644,20 @@ export default function Board(props) {
       <${Legend} />
     </div>
   </div>`;
+}
+
+// The hint under the board for a selected unit: which marks mean which order.
+function selectionWords(view, unit, targetVerbs, rangeWord, mine, deciding) {
+  const verbs = new Set(Object.values(targetVerbs).flatMap((set) => [...set]));
+  const parts = [];
+  if (verbs.has("move")) parts.push(`dots: move (${actionCost(view, unit, "move")} OP)`);
+  if (verbs.has("teleport")) parts.push("ringed dots: teleport");
+  if (verbs.has("fight")) parts.push(`corners: fight (${actionCost(view, unit, "fight")} OP)`);
+  if (verbs.has("shoot")) parts.push(`reticle: shoot (${actionCost(view, unit, "shoot")} OP)`);
+  if (verbs.has("ability")) parts.push(`dashed ring: ${unit.ability ? unit.ability.name : "ability"} (${actionCost(view, unit, "ability")} OP)`);
+  if (!parts.length && unit.owner === mine && deciding) parts.push("no order it can take now");
+  if (rangeWord) parts.push(`shaded: ${rangeWord}`);
+  return `${unitTitle(unit)} · ${parts.length ? `${parts.join(" · ")} · ` : ""}Esc clears`;
 }
 
 function Pips({ count, max, label, kind }) {
@@ -757,7 +776,7 @@ function Rosters({ view, names, players, index, selected, onSelect }) {
 function Legend() {
   return html`<details class="mf-card mf-legend"><summary>Key</summary>
     <ul>
-      <li><svg width="22" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill=${SEAT_COLOURS[0]} /></svg> first seat (discs), <svg width="16" height="14" aria-hidden="true"><rect x="1" y="1" width="12" height="12" rx="2" fill=${SEAT_COLOURS[1]} /></svg> second seat (squares); the letter is the unit's slot, the number its HP; a dark rim marks the General.</li>
+      <li><svg width="22" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill=${SEAT_COLOURS[0]} /></svg> first seat (discs), <svg width="16" height="14" aria-hidden="true"><rect x="1" y="1" width="12" height="12" rx="2" fill=${SEAT_COLOURS[1]} /></svg> second seat (squares); the letter is the unit's slot, the number its HP; a dark rim marks the General; a yellow + a unit warded, blessed or inspired. Yellow squares: the latest moves.</li>
       <li>${["general", "hero", "infantry", "cavalry", "archers", "zombie"].map((k) => html`<span class="mf-legend-kind"><svg width="14" height="14" viewBox="0 0 12 12" aria-hidden="true"><${KindIcon} kind=${k} x=${0} y=${0} colour="#333" /></svg> ${KIND_TITLES[k]}</span>`)}</li>
       <li>Targets: dot = move, corners = fight, reticle = shoot, dashed ring and star = Heroic Ability, ringed dot = teleport, burst = explode. Shaded squares: the selected unit's Range.</li>
       <li>◇ objective (framed in its holder's colour, dashed when nobody holds it), hatched: deployment zones, dark: impassable terrain.</li>
@@ -769,7 +788,7 @@ function Legend() {
 
 function eventUnit(event, key, ctx) {
   const n = event[key];
-  const units = ctx && ctx.view && Array.isArray(ctx.view.units) ? ctx.view.units : lastUnits ? Object.values(lastUnits) : null;
+  const units = ctx && ctx.view && Array.isArray(ctx.view.units) ? ctx.view.units : lastUnits;
   if (typeof n === "number") {
     const unit = units ? units[n] : null;
     const letter = FILES[n] ? FILES[n].toUpperCase() : String(n);

@@ -78,6 +78,12 @@ def play_one(page: Page, phase: str) -> None:
         assert after != before
         confirm = page.get_by_test_id("mh-confirm")
         expect(confirm).to_contain_text(f"{after} keep")
+        # Putting a stored crystal onto the warrior changes what will be played.
+        fewer = page.get_by_test_id("mh-keep-energy-less")
+        if fewer.is_enabled():
+            kept = confirm.inner_text()
+            fewer.click()
+            expect(confirm).not_to_have_text(kept)
         confirm.click()
     else:
         raise AssertionError(f"unexpected phase {phase!r}")

@@ -221,9 +221,9 @@ function WarriorTile({ x, y, w, ghost = false, hot = false, compact = false }) {
   const strengthY = compact ? cy + 15 : cy + 7;
   return html`<g class=${classes.join(" ")}>
     ${hot && html`<rect x=${cx - half - 7} y=${cy - half - 7} width=${half * 2 + 14} height=${half * 2 + 14} rx=${rx + 4} class="mh-hot-ring" />`}
+    ${w.surrounded && html`<rect x=${cx - half - 4.5} y=${cy - half - 4.5} width=${half * 2 + 9} height=${half * 2 + 9} rx=${rx + 4} class="mh-closed" />`}
     <rect x=${cx - half} y=${cy - half} width=${half * 2} height=${half * 2} rx=${rx} class="mh-tile-body" />
     ${arrows.map((a) => html`<polygon class="mh-arrow" points=${arrowPoints(a, cx, cy, half)} />`)}
-    ${w.surrounded && html`<rect x=${cx - half + 5} y=${cy - half + 5} width=${half * 2 - 10} height=${half * 2 - 10} rx=${Math.max(rx - 4, 1)} class="mh-closed" />`}
     <polygon class="mh-facing" points=${notch} />
     <circle cx=${cx - half + 13} cy=${cy - half + 13} r="10" class="mh-badge" />
     <text x=${cx - half + 13} y=${cy - half + 17.5} class="mh-badge-letter">${LETTERS[w.seat]}</text>
@@ -502,7 +502,7 @@ export default function Board(props) {
       content.push(html`<${WarriorTile} x=${x} y=${y} w=${w} hot=${isHot} ghost=${isHot && !!finish} />`);
       label = `${name}: ${warriorWords(w)}${isHot ? " (being placed)" : ""}`;
     } else {
-      if (space.relic) {
+      if (space.relic && !isPending) {
         const costs = view.relic_costs?.[name] || [];
         content.push(html`<${Temple} x=${x + CELL / 2} y=${y + CELL / 2 - 8} />`);
         if (costs.length) {
@@ -558,7 +558,7 @@ export default function Board(props) {
     return html`<g class=${classes.join(" ")} data-space=${name}
         tabindex=${interactive && (legalHere || (isHot && finish) || isPending) ? "0" : undefined}
         role=${interactive ? "button" : "img"} aria-label=${action ? `${label}; ${action}` : label}
-        onClick=${interactive ? () => clickSpace(name) : undefined} onKeyDown=${interactive ? onKey : undefined}>
+        onClick=${() => clickSpace(name)} onKeyDown=${interactive ? onKey : undefined}>
       <rect x=${x} y=${y} width=${CELL} height=${CELL} class="mh-cell-bg" />
       ${arrowsIn}
       ${legalHere && html`<rect x=${x + 4} y=${y + 4} width=${CELL - 8} height=${CELL - 8} rx="8" class="mh-target-mark" />`}
@@ -598,8 +598,7 @@ export default function Board(props) {
 
   const prompt = promptText();
   function promptText() {
-    const over = view.outcome || outcome;
-    if (over) return outcomeWords(over, players);
+    if (view.outcome || outcome) return "The match is over.";
     if (readonly) return `Round ${view.round}: ${decidingNames || "nobody"} decides.`;
     if (!myTurn) return `Round ${view.round}: waiting for ${decidingNames || "the other seat"}.`;
     if (phase === "pick") return "Your turn: pick a pair of warriors from the stream.";
@@ -657,7 +656,7 @@ export default function Board(props) {
         ${myTile && html`<${MiniTile} tile=${myTile} seat=${seat} facing=${pending.facing} size=${56} />`}
         <div>
           <div><b>${myTile ? myTile.name : "Warrior"}</b> → <b>${pending.space}</b>, facing ${FACING_WORDS[pending.facing]}</div>
-          <div class="mh-small">${space && space.relic ? `Temple Relic: pay ${cost} crystals, draw 2 from the bag` : `picks up ${crystalsWords(ground.energy, ground.spirit)}`}${support ? `; support gives +${support} Energy` : ""}</div>
+          <div class="mh-small">${space && space.relic ? `Temple Relic: pay ${plural(cost, "crystal")}, draw 2 from the bag` : `picks up ${crystalsWords(ground.energy, ground.spirit)}`}${support ? `; support gives +${support} Energy` : ""}</div>
         </div>
       </div>
       ${options.length > 1 || (options[0] && options[0].paid) ? html`<div class="mh-row mh-wrap" role="group" aria-label="How to pay for the Temple Relic">
@@ -809,7 +808,7 @@ export default function Board(props) {
       <h3>${outcomeWords(result, players)}</h3>
       ${breakdown.length ? html`<table class="mh-score-table">
         <thead><tr><th></th><th>Diamonds</th><th>Spirit</th><th>Relics</th><th>Total</th></tr></thead>
-        <tbody>${breakdown.map((b, s) => html`<tr><th>${seatName(players, s)}</th><td>${b.diamonds}</td><td>${b.spirit}</td><td>${b.relics}</td><td><b>${b.total}</b></td></tr>`)}</tbody>
+        <tbody>${breakdown.map((b, s) => html`<tr><th><span class=${`mh-dot mh-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span> ${shortName(players, s)}</th><td>${b.diamonds}</td><td>${b.spirit}</td><td>${b.relics}</td><td><b>${b.total}</b></td></tr>`)}</tbody>
       </table>` : null}
     </section>`;
   }
@@ -822,7 +821,7 @@ export default function Board(props) {
         <li>Big number: strength (fangs + Energy on it + ability) · <span class="mh-key-diamond">◆</span> diamonds it scores alive</li>
         <li>Triangles on a tile's edge: its support arrows, turned the way it faces; the small notch inside shows the facing</li>
         <li><span class="mh-inline-crystal mh-energy"></span> Energy crystal (adds strength) · <span class="mh-inline-crystal mh-spirit"></span> Spirit crystal (1 point on a living warrior)</li>
-        <li>Dashed inner line: the warrior is closed on all four sides · hatched tile ✝: face down, dead</li>
+        <li>Dashed line around a tile: the warrior is closed on all four sides · hatched tile ✝: face down, dead</li>
         <li>Temple: an unclaimed Temple Relic; “B4 · W3” is its cost to each tribe · grey triangles at the edge: map arrows (+1 Energy each)</li>
         <li>Green dashed spaces: where you may place now · yellow ring: the warrior being placed</li>
       </ul>

@@ -5,6 +5,7 @@ server, in a real child process."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -13,7 +14,19 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from meeple.client import Client, play_seat, random_policy
+import numpy as np
+import pytest
+
+from meeple.client import (
+    Client,
+    Decision,
+    play_seat,
+    random_policy,
+    searching_policy,
+    trained_policy,
+)
+from meeple.core import State, load_game
+from meeple.core.encoding import action_mask, observation
 from tests.server.conftest import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +131,63 @@ def test_meeple_bot_refuses_a_bad_token_and_an_unknown_bot_in_one_line(server: S
         assert process.returncode == 2, (out, err)
         assert words in err
         assert len(err.strip().splitlines()) == 1, err
+
+
+# -- the policies, on frames made here (no server) -------------------------------------------
+
+
+def _frames(game_id: str, seats: int, seed: int) -> list[tuple[State, int, dict[str, Any]]]:
+    """Positions of a random match with a deciding seat, and the frame that seat would get."""
+    game = load_game(game_id, seats)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    found = []
+    version = 0
+    while not state.is_terminal() and version < 400:
+        seat = rng.choice(state.deciding_seats())
+        if version % 9 == 0:
+            legal = [{"id": a, "text": game.format_action(a)} for a in state.legal_actions(seat)]
+            frame = {"type": "update", "version": version, "view": state.view(seat), "legal": legal}
+            found.append((state.clone(), seat, frame))
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        version += 1
+    return found
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats"), [("maatatahay", 2), ("maiterra", 3), ("manafields", 2)]
+)
+def test_a_searching_policy_decides_legally_from_the_frame_alone(game_id: str, seats: int) -> None:
+    told: list[Decision] = []
+    for state, seat, frame in _frames(game_id, seats, seed=5)[:6]:
+        policy = searching_policy(state.game, seat, "mcts-easy", seed=1, on_decision=told.append)
+        action = policy(frame)
+        assert action in state.legal_actions(seat)
+        assert told[-1].action == action and told[-1].version == frame["version"]
+        assert told[-1].choices == len(frame["legal"])
+
+
+def test_a_searching_policy_refuses_an_unknown_bot_at_once() -> None:
+    with pytest.raises(ValueError, match="no bot 'mcts-impossible'"):
+        searching_policy(load_game("maatatahay"), 0, "mcts-impossible")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats"), [("maatatahay", 2), ("maiterra", 4), ("manafields", 2)]
+)
+def test_a_trained_policy_gets_the_observation_and_mask_the_environment_gives(
+    game_id: str, seats: int
+) -> None:
+    """An agent trained on the PettingZoo environment sees, at a server, what it saw there:
+    the seat's observation and action mask of the real position (from the view alone)."""
+    seen: list[dict[str, Any]] = []
+
+    def agent(obs: dict[str, Any]) -> int:
+        seen.append(obs)
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    for state, seat, frame in _frames(game_id, seats, seed=6):
+        action = trained_policy(state.game, seat, agent)(frame)
+        assert np.array_equal(seen[-1]["observation"], observation(state, seat))
+        assert np.array_equal(seen[-1]["action_mask"], action_mask(state, seat))
+        assert action == state.legal_actions(seat)[0]

@@ -35,7 +35,8 @@ def run_bot(  # noqa: PLR0917 (typer: one parameter per option)
     ] = "mcts-normal",
     server: Annotated[str, typer.Option(help="The server's address.")] = "http://127.0.0.1:8000",
     join: Annotated[
-        list[str] | None, typer.Option(help="A room's private code to join (repeatable).")
+        list[str] | None,
+        typer.Option(metavar="CODE", help="A room's private code to join (repeatable)."),
     ] = None,
     once: Annotated[
         bool, typer.Option(help="Play the matches and rooms it holds now, then stop.")

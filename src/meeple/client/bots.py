@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import meeple.games  # noqa: F401  (registers every game)
 from meeple.ai import LEVELS, MctsBot, make_bot
@@ -98,4 +99,33 @@ def searching_policy(
     return choose
 
 
-__all__ = ["DEFAULT_MOVE_SECONDS", "Decision", "move_seconds", "searching_policy"]
+def trained_policy(
+    game: Game, seat: Seat, act: Callable[[dict[str, Any]], int], *, seed: int = 0
+) -> Callable[[Frame], Action]:
+    """A policy for an agent trained on meeple's PettingZoo (or Gymnasium) environment.
+
+    ``act`` gets what the environment gives ``seat_k``: ``{"observation": float32 vector,
+    "action_mask": int8 vector}``, both made from a state rebuilt from the frame's view
+    (:func:`meeple.core.state_from_view`; the view is all the observation encodes), and
+    returns an action id. Needs NumPy (the ``research`` extra).
+    """
+    # NumPy only for this policy: the client itself plays without it.
+    from meeple.core.encoding import action_mask, observation  # noqa: PLC0415
+
+    def choose(frame: Frame) -> Action:
+        version = int(frame["version"])
+        state = state_from_view(game, frame["view"], seat, mix_seed(seed, version, 0x5649))
+        return int(
+            act({"observation": observation(state, seat), "action_mask": action_mask(state, seat)})
+        )
+
+    return choose
+
+
+__all__ = [
+    "DEFAULT_MOVE_SECONDS",
+    "Decision",
+    "move_seconds",
+    "searching_policy",
+    "trained_policy",
+]

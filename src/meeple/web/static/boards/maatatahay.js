@@ -316,7 +316,8 @@ export default function Board(props) {
     setBusy(true);
     let result;
     try {
-      result = await submit(action);
+      const late = new Promise((resolve) => setTimeout(() => resolve({ ok: false, message: "No answer from the server yet: check the connection and try again." }), 10000));
+      result = await Promise.race([submit(action), late]);
     } catch (error) {
       result = { ok: false, message: String(error && error.message ? error.message : error) };
     }
@@ -853,7 +854,9 @@ export function describeEvent(event, ctx = {}) {
       return `${who(event.seat)} picks pair ${event.pair}: Balan ${tileShort(b)}, Wazu ${tileShort(w)}.`;
     }
     case "order":
-      return `${who(event.seat)} has ${who(event.first)} place first.`;
+      return event.first === event.seat
+        ? `${who(event.seat)} chooses to place first.`
+        : `${who(event.seat)} lets ${who(event.first)} place first.`;
     case "place":
       return `${who(event.seat)} places ${tileName(event.tile)} on ${event.space}.`;
     case "collect":

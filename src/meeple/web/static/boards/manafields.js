@@ -180,9 +180,11 @@ function KindIcon({ kind, x, y, size = 12, colour = "#fff" }) {
       return html`<path transform=${t} fill=${colour}
         d="M6 0.5 L7.6 4.2 L11.6 4.5 L8.6 7.1 L9.5 11 L6 8.9 L2.5 11 L3.4 7.1 L0.4 4.5 L4.4 4.2 Z" />`;
     case "infantry":
-      return html`<path transform=${t} fill=${colour} d="M1.5 1.5 L10.5 1.5 L10.5 6 Q10.5 9.8 6 11.5 Q1.5 9.8 1.5 6 Z" />`;
+      // the map symbol for infantry: a box with both diagonals
+      return html`<path transform=${t} ...${stroke} stroke-width="1.4" d="M0.8 2.3 H11.2 V9.7 H0.8 Z M0.8 2.3 L11.2 9.7 M0.8 9.7 L11.2 2.3" />`;
     case "cavalry":
-      return html`<path transform=${t} ...${stroke} stroke-width="2.2" d="M2.5 1.5 L2.5 6.5 A3.5 3.5 0 0 0 9.5 6.5 L9.5 1.5" />`;
+      // the map symbol for cavalry: a box with one diagonal
+      return html`<path transform=${t} ...${stroke} stroke-width="1.4" d="M0.8 2.3 H11.2 V9.7 H0.8 Z M0.8 9.7 L11.2 2.3" />`;
     case "archers":
       return html`<g transform=${t}><path ...${stroke} d="M3 0.8 Q12 6 3 11.2" /><path ...${stroke} d="M3 0.8 L3 11.2 M0.6 6 L11 6 M8.6 3.8 L11 6 L8.6 8.2" /></g>`;
     case "zombie":
@@ -214,7 +216,6 @@ function UnitToken({ unit, x, y, selected, ghost }) {
     return html`<g class="mf-ghost" stroke=${colour} fill="none" stroke-dasharray="3 3" stroke-width="1.5">
       ${body}<text x=${cx} y=${cy + 5} text-anchor="middle" fill=${colour} stroke="none" class="mf-ghost-letter">${unit.slot}</text></g>`;
   }
-  const wounded = unit.hp < unit.max_hp;
   const hpWidth = 26 * Math.max(0, Math.min(1, unit.hp / Math.max(1, unit.max_hp)));
   const effects = FLAG_WORDS.filter(([key]) => ["warded", "blessed", "inspired"].includes(key) && unit[key]).map(([, w]) => w);
   const tip = `${unitTitle(unit)}, ${kindTitle(unit)}, ${unit.hp}/${unit.max_hp} HP${effects.length ? `, ${effects.join(", ")}` : ""}`;
@@ -226,12 +227,18 @@ function UnitToken({ unit, x, y, selected, ghost }) {
     <text x=${cx} y=${cy + 7} text-anchor="middle" class="mf-letter">${unit.slot}</text>
     <rect x=${cx - 13} y=${cy + 10.5} width="26" height="3.5" rx="1.5" fill="rgba(0,0,0,.35)" />
     <rect x=${cx - 13} y=${cy + 10.5} width=${hpWidth} height="3.5" rx="1.5" fill="#fff" />
-    <g class=${`mf-hp${wounded ? " mf-wounded" : ""}`}>
-      <rect x=${cx + 7} y=${cy + 9} width="15" height="13" rx="3" />
-      <text x=${cx + 14.5} y=${cy + 19.2} text-anchor="middle">${unit.hp}</text>
-    </g>
     ${effects.length > 0 && html`<g class="mf-effect"><circle cx=${cx + 15} cy=${cy - 15} r="6" />
       <text x=${cx + 15} y=${cy - 11.5} text-anchor="middle">+</text></g>`}
+  </g>`;
+}
+
+// The HP in a badge at the token's corner, drawn above any target mark.
+function HpBadge({ unit, x, y }) {
+  const cx = x + CELL / 2;
+  const cy = y + CELL / 2;
+  return html`<g class=${`mf-hp${unit.hp < unit.max_hp ? " mf-wounded" : ""}`} pointer-events="none">
+    <rect x=${cx + 7} y=${cy + 9} width="15" height="13" rx="3" />
+    <text x=${cx + 14.5} y=${cy + 19.2} text-anchor="middle">${unit.hp}</text>
   </g>`;
 }
 
@@ -546,6 +553,7 @@ export default function Board(props) {
         ${ghosts.map((g) => html`<${UnitToken} unit=${g} x=${x} y=${y} ghost=${true} />`)}
         ${here && html`<${UnitToken} unit=${here} x=${x} y=${y} selected=${here.slot === selected} />`}
         ${verbs && html`<${TargetMark} verbs=${verbs} x=${x} y=${y} />`}
+        ${here && html`<${HpBadge} unit=${here} x=${x} y=${y} />`}
         ${hover === name && (verbs || selectable.has(name)) && html`<rect x=${x + 1} y=${y + 1} width=${CELL - 2} height=${CELL - 2} class="mf-hover" />`}
         <rect x=${x + 2} y=${y + 2} width=${CELL - 4} height=${CELL - 4} rx="4" class="mf-focus" />
       </g>`);
@@ -690,7 +698,7 @@ function Status({ view, names, players, mine, outcome }) {
           <b data-testid=${`mf-score-${s}`}>${score[s]}</b> pts</span>
       </div>
       <div class="mf-side-row mf-side-stats">
-        <span class="mf-muted">lead ${score[s] - score[1 - s] >= 0 ? "+" : ""}${score[s] - score[1 - s]} of ${view.lead_to_win} · next +${next[s]}</span>
+        <span class="mf-muted" title=${`a lead of ${view.lead_to_win} wins; the turn's end would score +${next[s]} now`}>lead ${score[s] - score[1 - s] >= 0 ? "+" : ""}${score[s] - score[1 - s]} of ${view.lead_to_win} · scoring +${next[s]}</span>
         <span class="mf-stat">Morale <${Pips} count=${morale[s]} max=${5} kind="morale" label=${`Morale ${morale[s]} of 5`} /></span>
         ${s === active && !outcome && html`<span class="mf-stat" data-testid="mf-op">OP <${Pips} count=${view.op} max=${Math.max(3, view.op)} kind="op"
           label=${`${view.op} Order Points left`} /> <b>${view.op}</b></span>`}
@@ -727,7 +735,7 @@ function UnitCard({ unit, view, names, entry, units, play, mine }) {
   return html`<div class="mf-card mf-unitcard" data-testid="mf-unitcard">
     <div class="mf-card-title"><${SeatMark} seat=${unit.owner} />
       <span class="mf-kindicon"><svg width="14" height="14" viewBox="0 0 12 12" aria-hidden="true"><${KindIcon} kind=${unit.kind} x=${0} y=${0} colour="#333" /></svg></span>
-      <b>${unitTitle(unit)}</b> · ${kindTitle(unit)} · ${names[unit.owner]}</div>
+      <b>${unitTitle(unit)}</b> <span class="mf-muted">${kindTitle(unit)} · ${names[unit.owner]}</span></div>
     <table class="mf-stats"><tr>
       <th>HP</th><th>Speed</th><th>To Hit</th><th>Armour</th><th>Damage</th><th>Range</th><th>Level</th></tr>
       <tr><td>${unit.hp}/${unit.max_hp}</td><td>${unit.speed}</td><td>${unit.to_hit}+</td><td>${unit.armour}+</td>

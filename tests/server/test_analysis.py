@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ import httpx
 import meeple.games  # noqa: F401
 from meeple.ai import analyse
 from meeple.core import MatchRecord, load_game
+from meeple.server.routes.analysis import LINE_VERSIONS
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 
@@ -139,15 +141,28 @@ def test_refusals_have_codes_and_change_nothing(server: Server) -> None:
     _refused(client.get(f"/api/matches/{mid}/record"), 409, "match/not_over")
 
 
+def _line(ask: Callable[[int], httpx.Response]) -> dict[str, Any]:
+    """A whole line, asked part after part (``start`` at each part's ``next``)."""
+    line: dict[str, Any] = _ok(ask(0))
+    while line["next"] is not None:
+        part = _ok(ask(line["next"]))
+        assert part["start"] == line["next"] and part["points"]
+        line = {**part, "start": 0, "points": line["points"] + part["points"]}
+    return line
+
+
 def test_the_line_has_a_point_per_version_and_matches_analyse(server: Server) -> None:
     client = server.client().guest("Kai")
     match, record = _finished(client, seed=33)
     mid = match["id"]
-    line = _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20"))
+    first = _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20"))
+    assert first["next"] == len(first["points"]) == LINE_VERSIONS
+    line = _line(
+        lambda at: client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20&start={at}")
+    )
     last = len(record.actions)
     assert (line["seat"], line["iterations"], line["versions"]) == (1, 20, last)
     assert [p["version"] for p in line["points"]] == list(range(last + 1))
-    assert line["next"] is None
     game = load_game(record.game_id)
     for version, state in enumerate(record.states()):
         point = line["points"][version]
@@ -166,12 +181,16 @@ def test_the_line_has_a_point_per_version_and_matches_analyse(server: Server) ->
                              "source": None}  # fmt: skip
     assert game.id == record.game_id
     # Asked again (kept), or in parts, the line is the same.
-    assert _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20")) == line
+    assert _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20")) == first
     part = _ok(client.get(f"/api/matches/{mid}/analysis?seat=1&iterations=20&start=5&end=9"))
     assert part["points"] == line["points"][5:10] and part["next"] == 10
     # The record, uploaded, gets the same line (the same positions, seeds and budget).
-    uploaded = client.post("/api/replays/analysis?seat=1&iterations=20", content=record.dumps())
-    assert _ok(uploaded)["points"] == line["points"] and uploaded.json()["match"] is None
+    uploaded = _line(
+        lambda at: client.post(
+            f"/api/replays/analysis?seat=1&iterations=20&start={at}", content=record.dumps()
+        )
+    )
+    assert uploaded["points"] == line["points"] and uploaded["match"] is None
     anonymous = httpx.post(
         f"{server.base}/api/replays/analysis?seat=1", content=record.dumps(), timeout=10
     )

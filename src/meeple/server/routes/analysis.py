@@ -33,7 +33,7 @@ router = APIRouter(tags=["analysis"])
 LINE_ITERATIONS = 200
 """Search iterations per position of a win-probability line, unless asked otherwise."""
 MAX_LINE_ITERATIONS = 1000
-LINE_VERSIONS = 100
+LINE_VERSIONS = 25
 """The most positions one line request analyses (ask again ``from`` its ``next``)."""
 HINT_ITERATIONS = 800
 MAX_HINT_ITERATIONS = 2500

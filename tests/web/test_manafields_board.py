@@ -261,3 +261,17 @@ def test_abilities_and_the_faction_abilities_are_played_by_clicking(page: Page) 
     page.click(square(page, "f2"))
     assert undead.played(2) == "explode F"
     expect(page.locator(square(page, "f2"))).not_to_have_attribute("data-unit", "F")
+
+
+def test_a_click_out_of_turn_is_explained_and_sends_nothing(page: Page) -> None:
+    table = Table(page, {"faction0": "orcs", "faction1": "orcs"})
+    table.state.apply(0, table.state.parse_action(0, "end"))
+    table.show()
+    expect(page.locator(".mf-status")).to_contain_text("Bo to play")
+    expect(page.locator(".mf-end")).to_have_count(0)
+    page.click(square(page, "e2"))
+    page.wait_for_function("() => /not your turn/.test(window.said || '')")
+    assert "Bo (Orcs, second) is playing" in page.evaluate("() => window.said")
+    # The unit's card still shows, for information, and nothing was sent.
+    expect(page.get_by_test_id("mf-unitcard")).to_contain_text("Ironjaws (C)")
+    assert page.evaluate("() => window.played.length") == 0

@@ -109,6 +109,11 @@ function sideNames(view) {
   return names;
 }
 
+// "Orcs (second)" as it reads inside brackets: "Orcs, second".
+function plain(name) {
+  return String(name || "").replace(" (", ", ").replace(")", "");
+}
+
 function playerName(players, seat) {
   const player = (players || []).find((p) => p && p.seat === seat);
   if (player && player.name) return String(player.name);
@@ -383,7 +388,7 @@ export default function Board(props) {
     if (readonly) return;
     if (!deciding) {
       if (outcome || view.outcome) say && say("The match is over.", "info");
-      else say && say(`It is not your turn: ${playerName(players, view.active)} (${names[view.active]}) is playing.`, "error");
+      else say && say(`It is not your turn: ${playerName(players, view.active)} (${plain(names[view.active])}) is playing.`, "error");
       return;
     }
     if (view.picks) {
@@ -416,7 +421,7 @@ export default function Board(props) {
     setSelected(unit.slot);
     if (readonly || unit.owner !== mine) return;
     if (!deciding) {
-      if (!outcome && !view.outcome) say && say(`It is not your turn: ${playerName(players, view.active)} (${names[view.active]}) is playing.`, "info");
+      if (!outcome && !view.outcome) say && say(`It is not your turn: ${playerName(players, view.active)} (${plain(names[view.active])}) is playing.`, "info");
     } else if (!hasActions(index.byUnit[unit.slot])) {
       const why = view.op === 0 && !index.faction
         ? "no Order Points are left: end the turn"
@@ -683,7 +688,7 @@ function Status({ view, names, players, mine, outcome }) {
   if (outcome) {
     const winners = outcome.winners || [];
     head = winners.length
-      ? `${playerName(players, winners[0])} (${names[winners[0]]}) won${outcome.reason === "lead" ? ` by a lead of ${view.lead_to_win}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
+      ? `${playerName(players, winners[0])} (${plain(names[winners[0]])}) won${outcome.reason === "lead" ? ` by a lead of ${view.lead_to_win}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
       : "A draw at the turn limit";
   } else {
     head = `Round ${view.round} of ${view.turn_limit} · ${active === mine ? "your turn" : `${playerName(players, active)} to play`}`;

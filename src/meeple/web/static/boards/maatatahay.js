@@ -133,6 +133,7 @@ function supportAt(board, name, seat) {
     if (!w || !w.alive || w.seat !== seat) continue;
     const at = spaceIndex(space.space);
     for (const a of w.arrows || []) {
+      if (!STEP[a]) continue;
       const [dx, dy] = STEP[a];
       if ((at % SIZE) + dx === col && Math.floor(at / SIZE) + dy === row) arrows += 1;
     }
@@ -209,7 +210,7 @@ function WarriorTile({ x, y, w, ghost = false, hot = false, compact = false }) {
       <text x=${cx} y=${cy + half - 7} class="mh-name">face down</text>
     </g>`;
   }
-  const arrows = w.arrows || [];
+  const arrows = (w.arrows || []).filter((a) => STEP[a]);
   const [fx, fy0] = STEP[FACINGS.includes(w.facing) ? w.facing : "N"];
   const fy = -fy0;
   const notch = `${cx + fx * (half - 3) - fy * 7},${cy + fy * (half - 3) - fx * 7} ${cx + fx * (half - 10)},${cy + fy * (half - 10)} ${cx + fx * (half - 3) + fy * 7},${cy + fy * (half - 3) + fx * 7}`;
@@ -285,10 +286,12 @@ export default function Board(props) {
   const myTurn = mine && (view?.deciding || []).includes(seat) && legal.length > 0;
 
   // A new version clears what was being built for the old one.
+  // The facing chosen while placing carries into the finish phase, and no further.
   useEffect(() => {
     setPending(null);
     setBusy(false);
     setMessage(null);
+    if (phase !== "finish") facingMemo.current = "N";
   }, [version]);
 
   // The finish phase starts with the facing chosen while placing and the most crystals kept.
@@ -340,7 +343,7 @@ export default function Board(props) {
       if (event.key === "Escape" && pending) cancel();
       if ((event.key === "r" || event.key === "R") && !event.ctrlKey && !event.metaKey && !event.altKey) {
         const target = event.target;
-        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+        if (target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.isContentEditable)) return;
         if (pending) turnPending(1);
         else if (finish) turnFinish(1);
       }

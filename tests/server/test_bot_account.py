@@ -121,10 +121,15 @@ def test_meeple_bot_plays_maiterra_turns_of_sealed_orders_and_stops_on_ctrl_c(
         assert summary["status"] == "playing" and summary["version"] > 10
 
 
-def test_meeple_bot_refuses_a_bad_token_and_an_unknown_bot_in_one_line(server: Server) -> None:
+def test_meeple_bot_refuses_a_bad_token_an_unknown_bot_and_a_person_in_one_line(
+    server: Server,
+) -> None:
+    with Client(server.base) as person:
+        guest = str(person.guest("Wazu")["token"])
     for args, words in (
         (["--token", "not-a-token", "--bot", "mcts-easy"], "does not know this token"),
         (["--token", "whatever", "--bot", "mcts-impossible"], "no bot 'mcts-impossible'"),
+        (["--token", guest, "--bot", "mcts-easy"], "Wazu is no bot account"),
     ):
         process = _meeple_bot("--server", server.base, *args)
         out, err = process.communicate(timeout=60)

@@ -21,7 +21,7 @@ from meeple.cli.common import console, fail
 from meeple.core import GameError, load_game
 
 if TYPE_CHECKING:
-    from meeple.client import Client
+    from meeple.client import Client, ClientError
     from meeple.client.bots import Decision
 
 POLL_SECONDS = 2.0
@@ -61,6 +61,11 @@ def run_bot(  # noqa: PLR0917 (typer: one parameter per option)
     with Client(server, token=token) as client:
         try:
             account = client.me()
+            if account.get("bot") is not True:
+                raise fail(
+                    f"{account.get('display_name') or 'this account'} is no bot account: "
+                    "meeple bot plays a bot account's seats (register one with bot: true)"
+                )
             for code in join or []:
                 room = client.join_code(code)
                 out.print(f"joined room {room['id']} ({room['game']}) by its code")
@@ -88,7 +93,7 @@ def run_bot(  # noqa: PLR0917 (typer: one parameter per option)
         table.wait(2.0)
 
 
-def _refusal(error: Any) -> str:
+def _refusal(error: ClientError) -> str:
     if error.status == 401:
         return f"the server does not know this token ({error.message})"
     return str(error.message)

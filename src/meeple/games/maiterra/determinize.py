@@ -24,11 +24,12 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from meeple.core.errors import excerpt
 from meeple.core.from_view import InvalidView
 from meeple.core.game import Game, State
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Seat
-from meeple.core.validate import Fields, expect_choice, expect_int, expect_list, expect_object
+from meeple.core.validate import Fields, expect_choice, expect_int, expect_object
 from meeple.games.maiterra.codec import FORMAT, state_from_json
 from meeple.games.maiterra.data import CARD_NAMES, CELLS, RESOURCES, cell_of
 from meeple.games.maiterra.rules import MaiterraRulebook, MaiterraState
@@ -206,7 +207,7 @@ def _draft_order(game: MaiterraRulebook, rest: list[Any], owner: list[Any], rng:
             fits.append(order)
     if not fits:
         raise InvalidView(
-            f"no draft order ends in view.draft_order {expect_list(rest, 'view.draft_order')} "
-            "with the fields each seat owns"
+            f"no draft order ends in view.draft_order {excerpt(rest)} with the fields each "
+            "seat owns"
         )
     return fits[rng.below(len(fits))]

@@ -4,6 +4,7 @@ illegal click says why without moving the match, and every engine event reads as
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -11,9 +12,11 @@ from playwright.sync_api import Locator, Page, expect
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core import load_game
+from meeple.core.hexgrid import DIRECTIONS, step
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
 
 BOARD = ".mt"
+FILES = "abcde"
 
 
 def board(page: Page) -> Locator:
@@ -31,9 +34,9 @@ def wait_version_above(page: Page, before: int) -> int:
     return version(page)
 
 
-def open_match(page: Page, seed: int) -> None:
+def open_match(page: Page, seed: int, bot: str = "random") -> None:
     sign_in_as_guest(page)
-    start_solo(page, game="maiterra", seats=2, seed=seed, bots=["random"])
+    start_solo(page, game="maiterra", seats=2, seed=seed, bots=[bot])
     expect(board(page)).to_have_attribute("data-phase", "houses")
 
 
@@ -80,6 +83,30 @@ def queue_a_march(page: Page) -> bool:
                 chooser.click()
             expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(f"{before + 1} /")
             return True
+        page.keyboard.press("Escape")
+    return False
+
+
+def queue_a_claim(page: Page) -> bool:
+    """March a stack of ours onto a free field and claim it: the march by the map, the
+    claim by the field's panel."""
+    stacks = page.locator(".mt-field[data-mode=active]:has(.mt-army[data-seat='0'])")
+    for index in range(stacks.count()):
+        stacks.nth(index).click()
+        free = page.locator(".mt-field[data-mode=target][data-owner='']")
+        if free.count():
+            name = free.first.get_attribute("data-field")
+            free.first.click()
+            chooser = page.locator(".mt-choose button").first
+            if chooser.is_visible():
+                chooser.click()
+            page.locator(f".mt-field[data-field='{name}']").click()
+            claim = page.locator(
+                f".mt-orders button.mt-order:not(.mt-unavailable)[data-order='claim {name}']"
+            )
+            if claim.count():
+                claim.click()
+                return True
         page.keyboard.press("Escape")
     return False
 
@@ -166,13 +193,23 @@ def test_keyboard_reaches_the_fields(page: Page) -> None:
 
 
 def test_screenshots_of_a_match_in_progress(page: Page) -> None:
-    open_match(page, seed=23)
+    open_match(page, seed=23, bot="maiterra-heuristic")
     pick_house_and_draft(page)
-    for _ in range(6):
-        if board(page).get_attribute("data-phase") != "plan":
-            break
+    for _ in range(4):
+        assert board(page).get_attribute("data-phase") == "plan"
+        for resource in ("wood", "coins"):
+            trade = page.locator(
+                f"button.mt-trade:not(.mt-unavailable)[data-order='trade food for {resource}']"
+            )
+            if trade.count():
+                before = queue_count(page)
+                trade.click()
+                expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(
+                    f"{before + 1} /"
+                )
+        if not queue_a_claim(page):
+            queue_a_march(page)
         queue_a_build(page)
-        queue_a_march(page)
         end_turn(page)
     page.keyboard.press("Escape")
     stack = page.locator(".mt-field[data-mode=active]:has(.mt-army[data-seat='0'])")
@@ -221,3 +258,141 @@ def test_every_event_reads_as_a_line(page: Page) -> None:
         assert "[object" not in line and "undefined" not in line and "NaN" not in line, line
         if event.get("seat") is not None:
             assert ["Ana", "Bo", "Cy"][event["seat"]] in line, line
+
+
+# -- every kind of order is reachable by clicking ----------------------------------------------
+
+HARNESS = """async ({view, legal}) => {
+    const {html, render} = await import('/static/vendor/preact-htm.js');
+    const board = await import('/static/boards/maiterra.js');
+    window.played = [];
+    const submit = async (action) => { window.played.push(action); return {ok: true}; };
+    const root = document.createElement('div');
+    document.body.replaceChildren(root);
+    const players = [{seat: 0, name: 'Ana'}, {seat: 1, name: 'Bo'}];
+    render(html`<${board.default} game="maiterra/2" seat=${0} players=${players} version=${1}
+        view=${view} legal=${legal} deciding=${view.deciding} events=${[]} outcome=${null}
+        readonly=${false} submit=${submit} say=${() => {}} />`, root);
+}"""
+
+
+def _positions() -> list[Any]:
+    """A match's states at the house pick, the draft, and two planning turns with stacks of
+    soldiers and cavalry, a barracks, full stores and every card in the hand."""
+    game = load_game("maiterra", seats=2)
+    state = game.new_initial_state(seed=5)
+    pick = random.Random(1)
+    found = [state.clone()]
+    while state.view(0)["phase"] != "plan":
+        seat = state.deciding_seats()[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+        if state.view(0)["phase"] == "draft" and 0 in state.deciding_seats() and len(found) == 1:
+            found.append(state.clone())
+    data = game.position_json(state)
+    home = sorted(data["armies"][0])[0]
+    data["armies"][0][home] = [3, 2]
+    # A free land field beside it becomes ours too, so the stack may pull back there.
+    near = next(
+        f"{FILES[c]}{r + 1}"
+        for c, r in (step(FILES.index(home[0]), int(home[1]) - 1, d) for d in range(6))
+        if 0 <= c < 5 and 0 <= r < 4 and data["map"][r * 5 + c] and data["owner"][r * 5 + c] is None
+    )
+    data["owner"][(int(near[1]) - 1) * 5 + FILES.index(near[0])] = 0
+    data["buildings"] = {home: {"barracks": 1}}
+    data["seats"][0].update(food=20, wood=20, brick=20, coins=20, people=6)
+    for hand in (["speedup", "sabotage", "prospect"], ["lucky_strike", "rally"]):
+        crafted = json.loads(json.dumps(data))
+        crafted["seats"][0]["cards"] = hand
+        deck = list(crafted["deck"])
+        for card in hand:
+            deck.remove(card)
+        crafted["deck"] = deck
+        found.append(game.state_from_json(crafted))
+    return found
+
+
+def _reach(page: Page, text: str) -> None:
+    """Build ``text`` by clicking on the map and the board's panels, as a person would."""
+    page.keyboard.press("Escape")
+    words = text.split()
+    verb = words[0]
+
+    def field(name: str) -> None:
+        page.locator(f".mt-field[data-field='{name}']").click()
+
+    if verb == "house":
+        page.locator(f"button[data-house={words[1]}]").click()
+    elif verb == "draft":
+        field(words[1])
+    elif verb == "end":
+        page.get_by_test_id("maiterra-end").click()
+    elif verb in ("march", "pullback"):
+        field(words[1])
+        part = words[3] if len(words) > 3 else "all"
+        button = page.locator(f".mt-parts button[data-part={part}]")
+        if button.count():
+            button.click()
+        col, row = FILES.index(words[1][0]), int(words[1][1]) - 1
+        for direction in words[2].split("-"):
+            col, row = step(col, row, DIRECTIONS.index(direction))
+        field(f"{FILES[col]}{row + 1}")
+        chooser = page.locator(f".mt-choose button[data-order='{text}']")
+        if chooser.count():
+            chooser.click()
+    elif verb in ("claim", "build", "train", "sell"):
+        field(words[-1])
+        page.locator(f".mt-orders button[data-order='{text}']").click()
+    elif verb == "trade":
+        page.locator(f".mt-bank button[data-order='{text}']").click()
+    elif verb == "play":
+        page.locator(f"button.mt-card[data-card={words[1]}]").click()
+        if words[1] in ("speedup", "sabotage"):
+            field(words[2])
+        elif words[1] == "prospect":
+            page.locator(f".mt-choose button[data-order='{text}']").click()
+    else:
+        raise AssertionError(f"no way to click {text}")
+
+
+def test_every_kind_of_order_is_reachable_by_clicking(page: Page) -> None:
+    game = load_game("maiterra", seats=2)
+    page.goto("/")
+    kinds: set[str] = set()
+    seen: set[tuple[str, ...]] = set()
+    for state in _positions():
+        legal = [{"id": a, "text": game.format_action(a)} for a in state.legal_actions(0)]
+        page.evaluate(HARNESS, {"view": state.view(0), "legal": legal})
+        # One order of each kind (each card; each part and length of a march), none twice.
+        tried = []
+        for action in legal:
+            words = action["text"].split()
+            key: tuple[str, ...] = (words[0],)
+            if words[0] == "march":
+                key = (words[0], words[3] if len(words) > 3 else "all", str(words[2].count("-")))
+            elif words[0] == "play":
+                key = (words[0], words[1])
+            if key not in seen:
+                seen.add(key)
+                tried.append(action)
+        for action in tried:
+            before = page.evaluate("window.played.length")
+            _reach(page, action["text"])
+            played = page.evaluate("window.played")
+            assert len(played) == before + 1, f"{action['text']}: nothing was played"
+            assert played[-1] == action["id"], f"{action['text']}: played {played[-1]}"
+            kinds.add(
+                action["text"].split()[0]
+                + (action["text"].split()[1] if action["text"].startswith("play") else "")
+            )
+    assert {
+        "house",
+        "draft",
+        "end",
+        "march",
+        "pullback",
+        "build",
+        "train",
+        "trade",
+        "sell",
+    } <= kinds
+    assert {"playspeedup", "playsabotage", "playprospect", "playlucky_strike", "playrally"} <= kinds

@@ -619,6 +619,7 @@ export default function Board(props) {
       </div>
       <div class="mt-panels">
         ${phase === "houses" && html`<${HousePanel} view=${view} me=${me} orders=${orders} play=${play} ctx=${ctx} readonly=${readonly} />`}
+        ${phase === "over" && html`<${OutcomePanel} view=${view} ctx=${ctx} outcome=${outcome || view.outcome} />`}
         ${phase === "draft" && html`<${DraftPanel} view=${view} ctx=${ctx} deciding_me=${deciding_me} />`}
         ${phase === "plan" && seat !== null && html`<${OrdersPanel} view=${view} queue=${queue} orders=${orders}
           deciding_me=${deciding_me} me=${me} whoDecides=${whoDecides} play=${play} pending=${pending}
@@ -710,6 +711,24 @@ function HousePanel({ view, me, orders, play, ctx, readonly }) {
   </section>`;
 }
 
+function OutcomePanel({ view, ctx, outcome }) {
+  const winners = (outcome && outcome.winners) || [];
+  const reasons = {
+    majority: "held more than half the land",
+    last_holding_land: "was the last one holding land",
+    turn_limit: "had the most points after the last turn",
+  };
+  const reason = outcome && outcome.reason;
+  return html`<section class="mt-panel" aria-label="Result" data-testid="maiterra-result">
+    <h4>${winners.length ? `${listWords(winners.map((s) => seatName(ctx, s)))} won` : "Nobody won"}</h4>
+    ${reason && html`<p>${winners.length === 1 ? "It" : "They"} ${reasons[reason] || String(reason).replace(/_/g, " ")}
+      after turn ${view.turn}.</p>`}
+    <ul class="mt-final">${(view.seats || []).map((row) => html`<li>
+      <${SeatMark} seat=${row.seat} /> ${seatName(ctx, row.seat)}: <b>${row.points}</b> points,
+      ${plural(row.fields, "field")}${winners.includes(row.seat) ? " · winner" : ""}</li>`)}</ul>
+  </section>`;
+}
+
 function DraftPanel({ view, ctx, deciding_me }) {
   const order = view.draft_order || [];
   return html`<section class="mt-panel" aria-label="Draft">
@@ -729,7 +748,7 @@ function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, p
     <p class="mt-small">Orders are sealed and cannot be taken back; they resolve when every seat has ended the turn.</p>
     ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Choose an order">
       <p>Choose what to play:</p>
-      ${pending.options.map((o) => html`<button onClick=${() => play(o)}><code>${o.text}</code>
+      ${pending.options.map((o) => html`<button data-order=${o.text} onClick=${() => play(o)}><code>${o.text}</code>
         <span class="mt-small">${o.kind === "pullback" ? " pull back (1 wood, moves first, never caught on the road)" : ""}</span></button>`)}
       <button class="mt-quiet" onClick=${cancel}>Cancel (Esc)</button>
     </div>`}
@@ -774,14 +793,15 @@ function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setP
   }
   const destinations = [...targets.keys()];
   return html`<section class="mt-panel" aria-label=${`Field ${name}`} data-testid="maiterra-field-panel">
-    <h4>Field ${name} <span class="mt-small">${field.terrain}: ${(TERRAIN[field.terrain] || {}).slots || ""}</span>
+    <h4>Field ${name}
       <button class="mt-close mt-quiet" onClick=${cancel} aria-label="Close the field (Escape)">×</button></h4>
-    <p class="mt-small">${owner === null || owner === undefined ? "Nobody's field" : html`<${SeatMark} seat=${owner} /> ${seatName(ctx, owner)}'s field`}
+    <p class="mt-small">${field.terrain}: ${(TERRAIN[field.terrain] || {}).slots || ""}.
+      ${owner === null || owner === undefined ? "Nobody's field" : html`<${SeatMark} seat=${owner} /> ${seatName(ctx, owner)}'s field`}
       ${built.length ? ` · ${built.map(([b, n]) => `${n} ${buildingWord(b)}`).join(", ")}` : ""}
       ${armies.length ? ` · ${armies.map(([s, u]) => `${seatName(ctx, Number(s))}: ${unitsWords(u)}`).join("; ")}` : ""}</p>
     ${marches.length > 0 && html`<div class="mt-march">
       ${parts.length > 1 && html`<div class="mt-parts" role="group" aria-label="Which part of the stack marches">
-        ${parts.map((p) => html`<button aria-pressed=${p === part} class=${p === part ? "mt-on" : ""}
+        ${parts.map((p) => html`<button data-part=${p} aria-pressed=${p === part} class=${p === part ? "mt-on" : ""}
           onClick=${() => setPart(p)}>${PART_WORDS[p]}</button>`)}
       </div>`}
       <p class="mt-small">${destinations.length
@@ -809,11 +829,11 @@ function CardsPanel({ hand, orders, pending, setPending, play, tell, deciding_me
   return html`<section class="mt-panel" aria-label="Your cards">
     <h4>Your cards <span class="mt-count">${hand.length} / 3</span></h4>
     ${hand.length === 0 ? html`<p class="mt-small">None. You draw a card for each field you conquer.</p>`
-      : html`<div class="mt-cards">${hand.map((card) => html`<button class="mt-card" disabled=${!deciding_me}
+      : html`<div class="mt-cards">${hand.map((card) => html`<button class="mt-card" data-card=${card} disabled=${!deciding_me}
           aria-pressed=${pending && pending.card === card} onClick=${() => pick(card)}>
           <b>${cardWord(card)}</b><span>${CARDS[card] || ""}</span></button>`)}</div>`}
     ${pending && pending.type === "prospect" && html`<div class="mt-choose" role="group" aria-label="Prospect: which resource">
-      ${plays.filter((o) => o.card === "prospect").map((o) => html`<button onClick=${() => play(o)}>
+      ${plays.filter((o) => o.card === "prospect").map((o) => html`<button data-order=${o.text} onClick=${() => play(o)}>
         +3 ${o.resource} <code>${o.text}</code></button>`)}
     </div>`}
   </section>`;

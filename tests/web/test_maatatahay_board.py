@@ -74,8 +74,9 @@ def play_one(page: Page, phase: str) -> None:
         hot = page.locator("g.mh-hot-cell")
         before = page.locator("button[data-facing][aria-pressed=true]").inner_text()
         hot.click()  # a quarter turn
-        after = page.locator("button[data-facing][aria-pressed=true]").inner_text()
-        assert after != before
+        facing = page.locator("button[data-facing][aria-pressed=true]")
+        expect(facing).not_to_have_text(before)
+        after = facing.inner_text()
         confirm = page.get_by_test_id("mh-confirm")
         expect(confirm).to_contain_text(f"{after} keep")
         # Putting a stored crystal onto the warrior changes what will be played.

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 POLL_SECONDS = 2.0
 """How often the list of matches is read again for new matches and rooms."""
 
+TRIES = 3
+"""How many times a seat is taken up again after its connection failed (the server went away,
+a refusal) while its match is still being played; then the seat is left to the server's
+timers."""
+
 
 def run_bot(  # noqa: PLR0917 (typer: one parameter per option)
     token: Annotated[str, typer.Option(help="The bot account's login token.")],
@@ -109,6 +114,7 @@ class Tables:
         self.seed = seed
         self.stop = threading.Event()
         self.threads: dict[tuple[str, int], threading.Thread] = {}
+        self.tries: dict[tuple[str, int], int] = {}
         self.readied: set[str] = set()
         self._print = threading.Lock()
 
@@ -130,8 +136,7 @@ class Tables:
                         self.readied.add(match["id"])
                         self.say(f"ready in room {match['id']} ({match['game']}), seat {seat}")
                 elif status == "playing" and isinstance(seat, int):
-                    pending += 1
-                    self._start(match["id"], seat)
+                    pending += self._playing(match["id"], seat)
             alive = any(thread.is_alive() for thread in self.threads.values())
             if once and not pending and not alive:
                 if not self.threads:
@@ -144,18 +149,27 @@ class Tables:
         for thread in self.threads.values():
             thread.join(max(0.0, end - time.monotonic()))
 
-    def _start(self, match_id: str, seat: int) -> None:
+    def _playing(self, match_id: str, seat: int) -> bool:
+        """Whether a thread plays the seat, started (or started again, at most :data:`TRIES`
+        times in all) here."""
         key = (match_id, seat)
-        if key in self.threads:
-            return
+        thread = self.threads.get(key)
+        if thread is not None and thread.is_alive():
+            return True
+        if self.tries.get(key, 0) >= TRIES:
+            return False
+        self.tries[key] = self.tries.get(key, 0) + 1
         thread = threading.Thread(
             target=self._play, args=key, name=f"seat {seat} of {match_id}", daemon=True
         )
         self.threads[key] = thread
         thread.start()
+        return True
 
     def _play(self, match_id: str, seat: int) -> None:
         """Play one seat of one match to its end (or until stopped); any failure is one line."""
+        from websockets.exceptions import WebSocketException  # noqa: PLC0415
+
         from meeple.client import ClientError, play_seat  # noqa: PLC0415
         from meeple.client.bots import searching_policy  # noqa: PLC0415
 
@@ -183,7 +197,7 @@ class Tables:
 
             with self.client.connect(match_id, seat=seat) as table:
                 last = play_seat(table, policy, timeout=None, stop=self.stop.is_set)
-        except (ClientError, GameError, OSError, TimeoutError) as error:
+        except (ClientError, GameError, OSError, TimeoutError, WebSocketException) as error:
             self.say(f"{where}: stopped playing: {error}")
             return
         outcome = last.get("outcome")

@@ -13,6 +13,10 @@ from playwright.sync_api import Page, expect
 
 from tests.web.conftest import sign_in_as_guest
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 
 def _version(page: Page) -> int:
     return int(page.get_by_test_id("version").inner_text())

@@ -13,6 +13,10 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.conftest import Server
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 
 def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> None:
     sign_in_as_guest(page, "Bea")

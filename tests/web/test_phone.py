@@ -11,6 +11,10 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from tests.server.conftest import Server
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 

@@ -9,6 +9,10 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.server.conftest import Server
 from tests.web.conftest import sign_in_as_guest, start_solo
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 
 def _wait_past(page: Page, version: int) -> None:
     page.wait_for_function(

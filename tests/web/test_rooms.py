@@ -11,6 +11,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.server.conftest import Server
 from tests.web.conftest import screenshot, sign_in_as_guest
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 
 def _open_room(page: Page, **choices: str) -> str:
     page.goto("/")

@@ -9,6 +9,10 @@ from playwright.sync_api import Page, expect
 
 from tests.web.conftest import sign_in_as_guest, start_solo
 
+# A loaded machine (CI runs the browser tests beside the rest) may take longer than the
+# 5 s Playwright waits by default.
+expect.set_options(timeout=15_000)
+
 
 def test_the_page_loads_and_a_guest_signs_in(page: Page) -> None:
     page.goto("/")

@@ -69,3 +69,22 @@ export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+// The Okabe-Ito colour of a seat whose game names its seats by colour (Maiterra's Red,
+// Blue, Green and Gold), so the shell and the board agree.
+const NAMED = {
+  red: "#D55E00", vermillion: "#D55E00", orange: "#E69F00", gold: "#E69F00", yellow: "#F0E442",
+  green: "#009E73", blue: "#0072B2", sky: "#56B4E9", purple: "#CC79A7", pink: "#CC79A7", black: "#000000",
+};
+
+// The seat colours of a match: the board module's `seatColours` if it exports them, else the
+// colours the game's view names its seats by, else the shell's own.
+export function seatPalette(module, view) {
+  if (module && Array.isArray(module.seatColours)) return module.seatColours;
+  const rows = view && Array.isArray(view.seats) ? view.seats : [];
+  return SEAT_COLOURS.map((colour, seat) => {
+    const row = rows.find((r) => r && r.seat === seat);
+    const name = row && typeof row.name === "string" ? row.name.toLowerCase() : "";
+    return NAMED[name] || colour;
+  });
+}

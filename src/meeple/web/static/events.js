@@ -2,7 +2,7 @@
 // has one, else a generic line; notes from the page itself (the clock reached zero).
 
 import { html, useEffect, useRef } from "./vendor/preact-htm.js";
-import { seatColour, seatMark, seatName } from "./api.js";
+import { SEAT_COLOURS, seatMark, seatName } from "./api.js";
 
 function words(value) {
   if (value === null || value === undefined) return "";
@@ -36,7 +36,7 @@ export function describe(module, event, ctx) {
 }
 
 // entries: [{version, events}] and [{note, kind}], oldest first.
-export function EventLog({ entries, module, players, seat }) {
+export function EventLog({ entries, module, players, seat, palette = SEAT_COLOURS }) {
   const list = useRef(null);
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
@@ -54,7 +54,7 @@ export function EventLog({ entries, module, players, seat }) {
       const who = event && typeof event === "object" && Number.isInteger(event.seat) ? event.seat : null;
       lines.push(html`<li key=${`${entry.version}-${j}`} data-version=${entry.version}>
         <span class="v" aria-hidden="true">${entry.version}</span>
-        ${who !== null && html`<span class="mark" style=${`color:${seatColour(who)}`} aria-hidden="true">${seatMark(who)}</span>`}
+        ${who !== null && html`<span class="mark" style=${`color:${palette[who % palette.length]}`} aria-hidden="true">${seatMark(who)}</span>`}
         ${text}</li>`);
     }
   });

@@ -3,7 +3,7 @@
 // event log, the outcome with rematch and record. Rebuilt from the snapshot on every load.
 
 import { html, useCallback, useEffect, useErrorBoundary, useMemo, useRef, useState } from "./vendor/preact-htm.js";
-import { api, gameName, gameTitle, seatColour, seatMark, seatName, teamOf } from "./api.js";
+import { api, gameName, gameTitle, seatMark, seatName, seatPalette, teamOf } from "./api.js";
 import { MatchSocket, loadBoard } from "./match.js";
 import { Clock, secondsLeft } from "./clock.js";
 import { EventLog } from "./events.js";
@@ -30,7 +30,7 @@ export function useOptionalModule(path) {
   return module;
 }
 
-function Players({ frame, options }) {
+function Players({ frame, options, palette }) {
   const { players = [], deciding = [], away = [], view, outcome, seat } = frame;
   const planning = view && view.phase === "plan";
   const rows = view && Array.isArray(view.seats) ? view.seats : [];
@@ -46,10 +46,10 @@ function Players({ frame, options }) {
         const status = outcome ? (winners.includes(p.seat) ? "winner" : "")
           : decides ? "decides now" : ended ? "ended the turn" : "waits";
         return html`<li class=${`player ${decides ? "deciding" : ""}`} data-seat=${p.seat}
-            style=${`--seat:${seatColour(p.seat)}`}>
+            style=${`--seat:${palette[p.seat % palette.length]}`}>
           <span class="mark" aria-hidden="true">${seatMark(p.seat)}</span>
           <span class="name">${p.name}${p.bot && !/\bbot\b/.test(p.name) ? " (bot)" : ""}${p.seat === seat ? " (you)" : ""}</span>
-          <span class="meta">seat ${p.seat}${team ? ` · team ${team}` : ""}</span>
+          <span class="meta">seat ${p.seat}${row && typeof row.name === "string" ? ` · ${row.name}` : ""}${team ? ` · team ${team}` : ""}</span>
           <span class="status" data-testid=${`status-${p.seat}`}>${status}${away.includes(p.seat) ? " · away (a bot plays)" : ""}</span>
         </li>`;
       })}
@@ -96,7 +96,7 @@ function LegalActions({ legal, submit, readonly, over }) {
   </section>`;
 }
 
-function Outcome({ frame, matchId, game }) {
+function Outcome({ frame, matchId, game, palette }) {
   const { outcome, players = [], seat } = frame;
   const [problem, setProblem] = useState(null);
   if (!outcome) return null;
@@ -110,7 +110,7 @@ function Outcome({ frame, matchId, game }) {
     <h3>${headline}${mine && winners.includes(seat) ? " — well played!" : ""}</h3>
     ${outcome.reason && html`<p>${String(outcome.reason).replace(/_/g, " ")}</p>`}
     ${scores.length > 0 && html`<table class="scores"><thead><tr><th scope="col">Seat</th><th scope="col">Score</th></tr></thead>
-      <tbody>${scores.map((score, s) => html`<tr><td><span class="mark" style=${`color:${seatColour(s)}`} aria-hidden="true">${seatMark(s)}</span>
+      <tbody>${scores.map((score, s) => html`<tr><td><span class="mark" style=${`color:${palette[s % palette.length]}`} aria-hidden="true">${seatMark(s)}</span>
         ${seatName(players, s)}</td><td>${score}</td></tr>`)}</tbody></table>`}
     <p class="actions">
       ${mine && html`<button type="button" class="primary" onClick=${async () => {
@@ -246,13 +246,14 @@ export function MatchPage({ matchId, watch }) {
     legal, deciding: frame.deciding || [], events: boardEvents, outcome: frame.outcome || null,
     readonly, submit, say,
   };
+  const palette = seatPalette(module, frame.view);
   const hint = summary && summary.mode === "solo" && seat !== null && !frame.outcome;
   const yourTurn = seat !== null && (frame.deciding || []).includes(seat) && !frame.outcome;
   return html`<section class="match" aria-label="Match">
     <header class="match-head">
       <h2>${gameTitle(games, frame.game)} <small>${frame.game}</small></h2>
       <span class="facts">move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
-        : html`you are <span class="mark" style=${`color:${seatColour(seat)}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
+        : html`you are <span class="mark" style=${`color:${palette[seat % palette.length]}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
         ? html`${" · "}<strong class="badge">your turn</strong>` : ""}${link !== "open" ? html`${" · "}<span class="link" role="status">${link}…</span>` : ""}</span>
       ${!readonly && html`<a class="jump" href="#" onClick=${(e) => {
         e.preventDefault();
@@ -261,6 +262,7 @@ export function MatchPage({ matchId, watch }) {
       }}>Jump to your actions</a>`}
     </header>
     <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="message">${message ? message.text : ""}</div>
+    <${Clock} deadline=${frame.deadline} turnSeconds=${frame.turn_seconds} over=${!!frame.outcome} />
     <div class="match-grid">
       <div class="board-area">
         <${Guard} name="board" fallback=${html`<${GenericFallback} ...${boardProps} />`}>
@@ -268,12 +270,11 @@ export function MatchPage({ matchId, watch }) {
         <//>
       </div>
       <aside class="side">
-        <${Clock} deadline=${frame.deadline} turnSeconds=${frame.turn_seconds} over=${!!frame.outcome} />
-        <${Players} frame=${frame} options=${options} />
-        <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} />
+        <${Players} frame=${frame} options=${options} palette=${palette} />
+        <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} palette=${palette} />
         ${hint && html`<${Hint} matchId=${matchId} seat=${seat} version=${frame.version} mode=${summary.mode} />`}
         <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} over=${!!frame.outcome} />
-        <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} />
+        <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} palette=${palette} />
       </aside>
     </div>
   </section>`;

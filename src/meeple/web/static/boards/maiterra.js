@@ -160,8 +160,12 @@ function listWords(parts) {
   return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
 
+function amountWords(count, resource) {
+  return resource === "coins" && count === 1 ? "1 coin" : `${count} ${resource}`;
+}
+
 function amountsWords(data) {
-  return listWords(RESOURCES.filter((r) => data && data[r]).map((r) => `${data[r]} ${r}`)) || "nothing";
+  return listWords(RESOURCES.filter((r) => data && data[r]).map((r) => amountWords(data[r], r))) || "nothing";
 }
 
 function lossesWords(ctx, losses) {
@@ -175,7 +179,7 @@ function sidesWords(ctx, sides) {
   return (sides || []).map((side) => {
     const who = (side.seats || []).map((s) => seatName(ctx, Number(s))).join(" + ") || "the walls";
     const role = side.defender ? "defending" : "attacking";
-    return `${who} ${side.total} (${role} ${side.strength} + roll ${side.roll})`;
+    return `${who} ${side.total} (${role} at ${side.strength}, rolled ${side.roll})`;
   }).join(" vs ");
 }
 
@@ -187,14 +191,21 @@ function buildingWord(building) {
   return BUILDING_WORDS[building] || String(building);
 }
 
+function buildingsWords(count, building) {
+  const word = buildingWord(building);
+  if (count === 1 || word === "brickworks") return `${count} ${word}`;
+  return `${count} ${word}s`;
+}
+
 // One readable line for each of the engine's events (resolve.py, fights.py, rules.py).
-export function describeEvent(event, ctx = {}) {
+export function describeEvent(event, context = {}) {
   if (!event || typeof event !== "object") return event == null ? null : String(event);
+  const ctx = { players: (context && context.players) || [] }; // names only, no "(you)"
   const who = seatName(ctx, event.seat);
   switch (event.kind) {
     case "house_locked": return `${who} locked in a house`;
     case "house_picked": return `${who} chose the house of the ${event.house}`;
-    case "houses": return `Houses: ${(event.houses || []).map((h, s) => `${seatName(ctx, s)} ${h}`).join(", ")}`;
+    case "houses": return `Houses: ${(event.houses || []).map((h, s) => `${seatName(ctx, s)}: ${h}`).join(", ")}`;
     case "draft_order": {
       const rolls = (event.rolls || []).map((r, s) => `${seatName(ctx, s)} ${(r || []).join(", then ")}`);
       const order = (event.order || []).map((s) => seatName(ctx, s)).join(", ");
@@ -224,7 +235,7 @@ export function describeEvent(event, ctx = {}) {
     }
     case "breach": return `The wall on ${event.field} was broken`;
     case "conquest": {
-      const razed = Object.entries(event.razed || {}).map(([b, n]) => `${n} ${buildingWord(b)}`);
+      const razed = Object.entries(event.razed || {}).map(([b, n]) => buildingsWords(n, b));
       const from = event.from === null || event.from === undefined ? "" : ` from ${seatName(ctx, event.from)}`;
       return `${who} took ${event.field}${from}${razed.length ? `, razing ${listWords(razed)}` : ""}`;
     }
@@ -320,7 +331,7 @@ function fieldLabel(field, players, seat) {
   const ctx = { players, seat };
   const parts = [`${field.field}, ${field.terrain}`];
   parts.push(field.owner === null || field.owner === undefined ? "nobody's" : `${seatName(ctx, field.owner)}'s field`);
-  const built = Object.entries(field.buildings || {}).map(([b, n]) => `${n} ${buildingWord(b)}`);
+  const built = Object.entries(field.buildings || {}).map(([b, n]) => buildingsWords(n, b));
   if (built.length) parts.push(listWords(built));
   for (const [s, units] of Object.entries(field.armies || {})) {
     parts.push(`${seatName(ctx, Number(s))}: ${unitsWords(units)}`);
@@ -406,7 +417,21 @@ export default function Board(props) {
   const [note, setNote] = useState(null); // {text, kind}
   const [busy, setBusy] = useState(false);
 
+  const [fought, setFought] = useState({ turn: null, fields: [] });
   const orders = useMemo(() => (legal || []).map(parseOrder), [legal]);
+
+  // The fields fought over when a turn resolved stay marked while the next one is planned.
+  useEffect(() => {
+    const list = Array.isArray(events) ? events : [];
+    const resolved = list.find((e) => e && e.kind === "resolve");
+    if (!resolved) return;
+    const fields = new Set();
+    for (const event of list) {
+      if (event && (event.kind === "fight" || event.kind === "conquest")) fields.add(event.field);
+      if (event && event.kind === "road_fight") (event.edge || []).forEach((f) => fields.add(f));
+    }
+    setFought({ turn: resolved.turn, fields: [...fields] });
+  }, [events]);
   const phase = view && view.phase;
   const turn = view && view.turn;
 
@@ -447,11 +472,7 @@ export default function Board(props) {
   const deciding_me = seat !== null && deciding.includes(seat);
   const queue = view.queue || [];
   const hand = (me && me.hand) || [];
-  const fought = new Set();
-  for (const event of events || []) {
-    if (event && (event.kind === "fight" || event.kind === "conquest")) fought.add(event.field);
-    if (event && event.kind === "road_fight") (event.edge || []).forEach((f) => fought.add(f));
-  }
+  const foughtNow = new Set(fought.turn !== null && (turn === fought.turn + 1 || phase === "over") ? fought.fields : []);
 
   const tell = (text, kind = "info") => setNote({ text, kind });
 
@@ -530,7 +551,14 @@ export default function Board(props) {
 
   const activate = (name) => {
     const field = fields.get(name) || null;
-    if (phase === "over") return tell("The match is over.");
+    if (readonly) {
+      setSelected(field && phase === "plan" ? name : null);
+      return tell(`${field ? fieldLabel(field, players, seat) : `${name}, a lake`}. You are watching: clicks send nothing.`);
+    }
+    if (phase === "over") {
+      setSelected(null);
+      return tell(`The match is over. ${field ? fieldLabel(field, players, seat) : `${name} is a lake`}.`);
+    }
     if (phase === "houses") return tell("First every seat picks a house: choose one in the House panel.", "error");
     if (phase === "draft") {
       if (drafts.has(name)) return play(drafts.get(name));
@@ -605,7 +633,7 @@ export default function Board(props) {
     ${lakes.map((name) => html`<${Lake} key=${name} name=${name} mode=${modeOf(name)} hint=${hintOf(name)}
       onActivate=${activate} onHover=${setHover} />`)}
     ${view.board.map((field) => html`<${Field} key=${field.field} field=${field} players=${players} seat=${seat}
-      mode=${modeOf(field.field)} hint=${hintOf(field.field)} fought=${fought.has(field.field)}
+      mode=${modeOf(field.field)} hint=${hintOf(field.field)} fought=${foughtNow.has(field.field)}
       onActivate=${activate} onHover=${setHover} />`)}
   </svg>`;
 
@@ -688,7 +716,7 @@ function Legend({ seats, ctx }) {
       <li><svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} label="3" /></svg>
         soldiers (filled) · <svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} filled=${false} label="1" /></svg> cavalry (hollow)</li>
       <li>${BUILDINGS.map((b) => `${BUILDING_LETTERS[b]} ${buildingWord(b)}`).join(" · ")}; a grey double edge is a wall</li>
-      <li>Dashed ring: a field you can click now; ✕ in a circle: fought over last turn</li>
+      <li>Dashed ring: a field you can click now; ✕ in a circle: fought over or taken last turn</li>
     </ul>
   </details>`;
 }
@@ -797,7 +825,7 @@ function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setP
       <button class="mt-close mt-quiet" onClick=${cancel} aria-label="Close the field (Escape)">×</button></h4>
     <p class="mt-small">${field.terrain}: ${(TERRAIN[field.terrain] || {}).slots || ""}.
       ${owner === null || owner === undefined ? "Nobody's field" : html`<${SeatMark} seat=${owner} /> ${seatName(ctx, owner)}'s field`}
-      ${built.length ? ` · ${built.map(([b, n]) => `${n} ${buildingWord(b)}`).join(", ")}` : ""}
+      ${built.length ? ` · ${built.map(([b, n]) => buildingsWords(n, b)).join(", ")}` : ""}
       ${armies.length ? ` · ${armies.map(([s, u]) => `${seatName(ctx, Number(s))}: ${unitsWords(u)}`).join("; ")}` : ""}</p>
     ${marches.length > 0 && html`<div class="mt-march">
       ${parts.length > 1 && html`<div class="mt-parts" role="group" aria-label="Which part of the stack marches">

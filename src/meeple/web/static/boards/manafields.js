@@ -36,10 +36,6 @@ const FLAG_WORDS = [
   ["moved", "moved"], ["fought", "fought"], ["shot", "shot"], ["used_ability", "used its ability"],
   ["warded", "warded (+1 Armour)"], ["blessed", "blessed (+1 To Hit)"], ["inspired", "inspired (+1 Damage)"],
 ];
-const VERB_WORDS = {
-  move: "move", fight: "fight", shoot: "shoot", ability: "ability", teleport: "teleport",
-  explode: "explode",
-};
 
 // The units of the latest view a board drew, so that describeEvent can name units even
 // when the shell passes no view in its context.
@@ -582,7 +578,7 @@ export default function Board(props) {
       <rect x=${x0 + 1.5} y=${y0 + 1.5} width=${x1 - x0 - 3} height=${y1 - y0 - 3} rx="4" fill="none"
         stroke=${colour} stroke-width=${holder === null ? 2 : 3.5} stroke-dasharray=${holder === null ? "6 4" : undefined} />
       <g transform=${`translate(${x0 + 4} ${y0 + 4})`}>
-        <rect width=${o.name.length * 5.6 + 16} height="13" rx="3" fill="rgba(255,255,255,.85)" stroke=${colour} />
+        <rect width=${String(o.name || "").length * 5.6 + 16} height="13" rx="3" fill="rgba(255,255,255,.85)" stroke=${colour} />
         <text x="4" y="10" class="mf-objname">◇ ${o.name}</text>
       </g>
     </g>`);

@@ -47,6 +47,36 @@ async def main():
 asyncio.run(main())
 """
 
+FASTAPI_ECHO = """
+import sys, uvicorn
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel
+class Message(BaseModel):
+    type: str
+    action: int
+    version: int
+    pad: str = ""
+app = FastAPI()
+@app.websocket("/")
+async def echo(ws: WebSocket):
+    await ws.accept()
+    try:
+        while True:
+            message = Message.model_validate_json(await ws.receive_text())
+            await ws.send_text(message.model_dump_json())
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        pass
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+"""Server C of the anchors: FastAPI on uvicorn (as meeple serve runs it), each frame validated
+into a small pydantic model and answered as JSON."""
+
+PROFILED = """
+import cProfile, runpy, signal, sys
+signal.raise_signal = lambda number: None  # uvicorn re-raises SIGTERM: return instead
+cProfile.run("runpy.run_module('meeple', run_name='__main__')", {out!r})
+"""
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -148,23 +178,56 @@ async def play_match(  # noqa: PLR0917 (a match and what it needs)
             await ws.send(json.dumps(message))
 
 
-class Clock:
-    """Starts the measured window once every client has logged in and connected."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process and its descendants (the bot workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children = (task / "children").read_text().split()
+            total += sum(cpu_seconds(int(child)) for child in children)
+    except (OSError, IndexError, ValueError):
+        pass
+    return total
 
-    def __init__(self, clients: int, seconds: float) -> None:
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+class Clock:
+    """Starts the measured window once every client has logged in and connected, and takes
+    the CPU time the server and the load clients spend in it."""
+
+    def __init__(self, clients: int, seconds: float, server_pid: int) -> None:
         self.waiting = clients
         self.seconds = seconds
         self.until = float("inf")
         self.started = 0.0
         self.go = asyncio.Event()
+        self.server_pid = server_pid
+        self.cpu_at_start = (0.0, 0.0)
 
     async def ready(self) -> None:
         self.waiting -= 1
         if self.waiting == 0:
             self.started = time.perf_counter()
             self.until = self.started + self.seconds
+            self.cpu_at_start = (cpu_seconds(self.server_pid), time.process_time())
             self.go.set()
         await self.go.wait()
+
+    def cpu(self) -> dict[str, float]:
+        """Cores busy over the window: the server (with its bot workers) and the clients."""
+        elapsed = time.perf_counter() - self.started
+        server = cpu_seconds(self.server_pid) - self.cpu_at_start[0]
+        clients = time.process_time() - self.cpu_at_start[1]
+        return {
+            "server_cores": round(server / elapsed, 2),
+            "client_cores": round(clients / elapsed, 2),
+        }
 
 
 async def echoer(url: str, rate: float | None, clock: Clock, tally: Tally, seed: int) -> None:
@@ -182,18 +245,28 @@ async def echoer(url: str, rate: float | None, clock: Clock, tally: Tally, seed:
             tally.messages += 1
 
 
+SERVERS = ("echo", "fastapi", "meeple")
+"""A: the bare websockets echo; C: FastAPI validating each frame; the meeple server."""
+
+
 async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix="meeple-load-"))
-    port, echo_port = free_port(), free_port()
+    port, echo_port, fastapi_port = free_port(), free_port(), free_port()
     env = {**os.environ, "MEEPLE_DATA_DIR": str(data_dir)}
     command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "1"]
+    if args.profile:
+        command[1:3] = ["-c", PROFILED.format(out=str(args.profile))]
     if args.database_url:
         command += ["--database-url", args.database_url]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, str(echo_port)])
+    servers = [name for name in SERVERS if name in args.servers.split(",")]
+    processes = {
+        "meeple": subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL),
+        "echo": subprocess.Popen([sys.executable, "-c", ECHO_SERVER, str(echo_port)]),
+        "fastapi": subprocess.Popen([sys.executable, "-c", FASTAPI_ECHO, str(fastapi_port)]),
+    }
     try:
         await wait_up(f"http://127.0.0.1:{port}/api/health")
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(1.0)
         results: dict[str, Any] = {
             "clients": args.clients,
             "seconds": args.seconds,
@@ -201,30 +274,33 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
             "game": args.game,
             "bot": args.bot,
             "database": args.database_url or "sqlite (embedded)",
+            "cores": os.cpu_count(),
+            "load_average_before": round(load_average(), 2),
         }
-        for name in ("echo", "meeple"):
+        for name in servers:
             tally = Tally()
-            clock = Clock(args.clients, args.seconds)
-            if name == "echo":
-                jobs = [
-                    echoer(f"ws://127.0.0.1:{echo_port}", args.rate, clock, tally, i)
-                    for i in range(args.clients)
-                ]
-            else:
+            clock = Clock(args.clients, args.seconds, processes[name].pid)
+            if name == "meeple":
                 base = f"http://127.0.0.1:{port}"
                 jobs = [
                     player(base, args.game, args.bot, args.rate, clock, tally, i)
                     for i in range(args.clients)
                 ]
+            else:
+                url = f"ws://127.0.0.1:{echo_port if name == 'echo' else fastapi_port}"
+                jobs = [echoer(url, args.rate, clock, tally, i) for i in range(args.clients)]
             await asyncio.gather(*jobs)
             results[name] = tally.figures(time.perf_counter() - clock.started)
-        echo_rate = results["echo"]["per_second"] or 1.0
-        results["meeple_vs_echo"] = round(results["meeple"]["per_second"] / echo_rate, 3)
+            results[name].update(clock.cpu(), load_average=round(load_average(), 2))
+        for name in ("echo", "fastapi"):
+            if "meeple" in results and name in results:
+                rate = results[name]["per_second"] or 1.0
+                results[f"meeple_vs_{name}"] = round(results["meeple"]["per_second"] / rate, 3)
         return results
     finally:
-        for process in (server, echo):
+        for process in processes.values():
             process.terminate()
-            process.wait(10)
+            process.wait(15)
 
 
 def main() -> None:
@@ -237,6 +313,14 @@ def main() -> None:
     parser.add_argument("--game", default="maatatahay")
     parser.add_argument("--bot", default="random")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--servers",
+        default="echo,meeple",
+        help="which to load, in this order: echo (A, bare websockets), fastapi (C), meeple",
+    )
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="run the server under cProfile, write here"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     results = asyncio.run(run_load(args))

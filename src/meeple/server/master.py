@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from meeple.core import Event, GameError, Seat, State, load_game, mix_seed
+from meeple.ai import make_bot
+from meeple.core import Action, Event, GameError, Seat, State, load_game, mix_seed
 from meeple.server.bots import BotJob, BotRunner, default_bot
 from meeple.server.models import utcnow
 from meeple.server.presence import Presence
@@ -36,7 +37,6 @@ from meeple.server.protocol import (
     SEAT_WRONG,
     STORE_FAILED,
     VERSION_STALE,
-    AckOut,
     ActionIn,
     ActionInfo,
     ClockOut,
@@ -49,7 +49,7 @@ from meeple.server.protocol import (
     ProtocolError,
     ResumeIn,
     SnapshotOut,
-    UpdateOut,
+    encode,
     parse_client_message,
 )
 from meeple.server.store import MatchStore, StaleWrite, StoredMatch
@@ -58,6 +58,12 @@ log = logging.getLogger(__name__)
 
 BOT_RETRIES = 8
 """How often a bot tries again after a failed decision or store before it gives up."""
+
+INLINE_BOTS = frozenset({"random"})
+"""Bots whose decision costs microseconds (a pick among the legal actions): they decide on
+the event loop, as :func:`meeple.server.bots.decide` would, with no trip to the bot process.
+Every other bot (greedy and heuristic take milliseconds, the searching bots up to their
+budget) decides in the pool."""
 
 
 class Connection(Protocol):
@@ -173,15 +179,12 @@ class MatchMaster:
         outcome = self.state.outcome()
         return None if outcome is None else outcome.to_json()
 
-    def _legal(self, seat: Seat | None) -> list[ActionInfo]:
+    def _legal(self, seat: Seat | None) -> list[dict[str, Any]]:
+        """The seat's legal actions now, as _advance last computed them (``ActionInfo``)."""
         if seat is None:
             return []
-        # The seat's legal actions now, as _advance last computed them.
-        return [
-            # Built from the engine's own output: no need to validate it again.
-            ActionInfo.model_construct(id=action, text=self.state.action_to_string(seat, action))
-            for action in self._choices[seat]
-        ]
+        text = self.state.action_to_string
+        return [{"id": action, "text": text(seat, action)} for action in self._choices[seat]]
 
     @staticmethod
     def _visible(events: Iterable[Event], seat: Seat | None) -> list[Any]:
@@ -204,7 +207,7 @@ class MatchMaster:
             version=self.version,
             players=self.players(),
             view=self.state.view(seat),
-            legal=self._legal(seat),
+            legal=[ActionInfo.model_construct(**item) for item in self._legal(seat)],
             deciding=list(self.state.deciding_seats()),
             status="over" if self.over else "playing",
             outcome=self._outcome(),
@@ -382,32 +385,47 @@ class MatchMaster:
                 self.match.outcome = outcome.to_json()
             self._advance(seat, action, events)
             if origin is not None:
-                ack = AckOut(version=number, action=ActionInfo(id=action, text=text), ref=ref)
-                await self._send(origin, ack.model_dump_json())
+                # protocol.AckOut, built as a dict and encoded once: no model on the hot path.
+                ack = {"type": "ack", "version": number, "action": {"id": action, "text": text}}
+                await self._send(origin, encode({**ack, "ref": ref}))
             await self._broadcast(events)
         self.wake()
         return number
 
     async def _broadcast(self, events: list[Event]) -> None:
-        """Each connection gets its seat's view and the events its seat may see."""
+        """Each connection gets its seat's view and the events its seat may see.
+
+        One text per audience (a seat, or the spectators): built once, the view and JSON
+        included, and sent as it is to every connection of that audience.
+        """
+        connections = list(self.connections)
+        if not connections:
+            return
         frames: dict[Seat | None, str] = {}
-        for connection in list(self.connections):
+        deciding = list(self.state.deciding_seats())
+        outcome = self._outcome()
+        deadline = self._deadline_text()
+        for connection in connections:
             seat = connection.seat
             if seat not in frames:
-                frames[seat] = UpdateOut.model_construct(
-                    version=self.version,
-                    events=self._visible(events, seat),
-                    view=self.state.view(seat),
-                    legal=self._legal(seat),
-                    deciding=list(self.state.deciding_seats()),
-                    outcome=self._outcome(),
-                    deadline=self._deadline_text(),
-                ).model_dump_json()
+                # protocol.UpdateOut, as a dict: the engine's output needs no validation.
+                frames[seat] = encode(
+                    {
+                        "type": "update",
+                        "version": self.version,
+                        "events": self._visible(events, seat),
+                        "view": self.state.view(seat),
+                        "legal": self._legal(seat),
+                        "deciding": deciding,
+                        "outcome": outcome,
+                        "deadline": deadline,
+                    }
+                )
+        if len(connections) == 1:
+            await self._send(connections[0], frames[connections[0].seat])
+            return
         await asyncio.gather(
-            *(
-                self._send(connection, frames[connection.seat])
-                for connection in list(self.connections)
-            )
+            *(self._send(connection, frames[connection.seat]) for connection in connections)
         )
 
     async def _send(self, connection: Connection, text: str) -> None:
@@ -552,6 +570,16 @@ class MatchMaster:
             move_seconds=self.bot_move_seconds,
         )
 
+    def _decide_here(self, seat: Seat, name: str) -> Action:
+        """What :func:`meeple.server.bots.decide` answers for this seat now, on the event
+        loop: the same bot with the same seed on the same state (for :data:`INLINE_BOTS`)."""
+        legal = self.state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        return make_bot(name, mix_seed(self.match.seed, self.version, seat)).select(
+            self.state, seat
+        )
+
     def wake_bots(self) -> None:
         """Start the bot loop if a bot's seat decides and none is thinking."""
         if self.bots is None or self.over or self._closed:
@@ -573,15 +601,20 @@ class MatchMaster:
                     log.error("bots of match %s stopped after %d failures", self.id, failures)
                     return
                 await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+            job: BotJob | None = None
+            chosen: Action = 0
             async with self._lock:
                 seat = next((s for s in self.state.deciding_seats() if self.bot_of(s)), None)
                 if seat is None:
                     return
                 name = self.bot_of(seat) or ""
                 version = self.version
-                job = self._job(seat, name)
+                if name in INLINE_BOTS:
+                    chosen = self._decide_here(seat, name)
+                else:
+                    job = self._job(seat, name)
             try:
-                action = await self.bots.choose(job)
+                action = chosen if job is None else await self.bots.choose(job)
                 await self.submit(seat, action, version=version, bot=name)
                 failures = 0
             except ProtocolError as error:

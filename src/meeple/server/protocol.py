@@ -8,9 +8,9 @@ connection only, and changes nothing.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.core import GameError
@@ -102,8 +102,8 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
     if size > max_bytes:
         raise ProtocolError(TOO_LARGE, f"a frame is at most {max_bytes} bytes, got {size}")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
         raise ProtocolError(MALFORMED, f"the frame is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError(MALFORMED, f"a frame is a JSON object, got {type(data).__name__}")
@@ -123,6 +123,13 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
 
 
 # -- server to client -------------------------------------------------------------------
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame's JSON text. The hot path (``update``, ``ack``) builds its frames as dicts
+    shaped like the models below from the engine's own output, which needs no validation,
+    and encodes them here once per audience."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class _Out(BaseModel):

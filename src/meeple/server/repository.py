@@ -7,12 +7,15 @@ so callers hold no session across an ``await`` on the network.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine import CursorResult, Dialect, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -154,6 +157,203 @@ class _Append:
     deadline: datetime | None
 
 
+_INSERT_ACTION = (
+    "INSERT INTO match_actions (match_id, number, seat, action, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+_MOVE_MATCH = (
+    "UPDATE matches SET version = ?, updated_at = ?, deadline = ?, status = ?, outcome = ?"
+    " WHERE id = ?"
+)
+
+
+_T = TypeVar("_T")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class _SqliteWriter:
+    """Group commits on an SQLite file from one thread of its own, on a connection of its own.
+
+    A batch is one trip to that thread: ``BEGIN IMMEDIATE``, the actions, the matches' new
+    versions, ``COMMIT`` (a disk flush: WAL with ``synchronous=FULL``), and back. Through the
+    async engine the same transaction took five trips between the event loop and the
+    driver's thread, each waiting its turn on a busy loop. Values are bound as SQLAlchemy
+    binds them (the columns' own processors), so the rows read back the same.
+    """
+
+    def __init__(self, path: str, dialect: Dialect) -> None:
+        self._path = path
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="meeple-store")
+        self._connection: sqlite3.Connection | None = None
+        self._binds: dict[str, dict[str, Callable[[Any], Any]]] = {}
+        for model in (Match, MatchSeat):
+            table = cast(Table, model.__table__)
+            self._binds[table.name] = {
+                column.name: cast(
+                    Callable[[Any], Any],
+                    column.type.dialect_impl(dialect).bind_processor(dialect) or _same,
+                )
+                for column in table.columns
+            }
+        self._stamp = self._binds["matches"]["updated_at"]
+        self._outcome = self._binds["matches"]["outcome"]
+
+    @classmethod
+    def for_engine(cls, engine: AsyncEngine | None) -> _SqliteWriter | None:
+        """A writer for an engine on an SQLite file; None for any other database."""
+        if engine is None or engine.dialect.name != "sqlite":
+            return None
+        database = make_url(str(engine.url)).database
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        return cls(database, engine.dialect)
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            connection = sqlite3.connect(
+                self._path, timeout=30, isolation_level=None, check_same_thread=False
+            )
+            # As db.py's engine: WAL, and every commit on disk before it returns.
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            connection.execute("PRAGMA synchronous=FULL")
+            self._connection = connection
+        return self._connection
+
+    async def _run(self, work: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+
+    async def commit(self, batch: list[_Append]) -> list[StaleWrite | None]:
+        return await self._run(self._commit, batch)
+
+    async def create_match(self, match: StoredMatch) -> None:
+        """The match and its seats, in one transaction on the writer's thread (the writer
+        does not wait on another connection's write lock)."""
+        now = utcnow()
+        row = {
+            "id": match.id,
+            "game_id": match.game_id,
+            "seats": match.seats,
+            "options": dict(match.options),
+            "seed": match.seed,
+            "mode": match.mode,
+            "status": match.status,
+            "version": len(match.actions),
+            "outcome": match.outcome,
+            "created_by": match.created_by,
+            "created_at": now,
+            "updated_at": now,
+            "code": match.code,
+            "public": match.public,
+            "turn_seconds": match.turn_seconds,
+            "deadline": match.deadline,
+        }
+        seats = [
+            {
+                "match_id": match.id,
+                "seat": holder.seat,
+                "account_id": holder.account_id,
+                "bot": holder.bot,
+                "name": holder.name,
+                "ready": holder.ready,
+            }
+            for holder in match.holders
+        ]
+        await self._run(
+            self._create, self._bound("matches", [row]), self._bound("match_seats", seats)
+        )
+
+    def _bound(self, table: str, rows: list[dict[str, Any]]) -> tuple[str, list[tuple[Any, ...]]]:
+        binds = self._binds[table]
+        names = list(rows[0]) if rows else []
+        columns = ", ".join(names)
+        marks = ", ".join("?" * len(names))
+        values = [tuple(binds[name](row[name]) for name in names) for row in rows]
+        return f"INSERT INTO {table} ({columns}) VALUES ({marks})", values
+
+    def _create(self, *inserts: tuple[str, list[tuple[Any, ...]]]) -> None:
+        on = self._open()
+        on.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, rows in inserts:
+                if rows:
+                    on.executemany(sql, rows)
+            on.execute("COMMIT")
+        except BaseException:
+            if on.in_transaction:
+                on.execute("ROLLBACK")
+            raise
+
+    async def set_deadline(self, match_id: str, deadline: datetime | None) -> None:
+        await self._run(self._set_deadline, match_id, self._stamp(deadline))
+
+    def _set_deadline(self, match_id: str, deadline: Any) -> None:
+        self._open().execute("UPDATE matches SET deadline = ? WHERE id = ?", (deadline, match_id))
+
+    def _commit(self, batch: list[_Append]) -> list[StaleWrite | None]:
+        """Runs on the writer's thread: the whole batch at once, or, when an action number is
+        already taken (another writer), one guarded step per action to tell who lost."""
+        on = self._open()
+        now = self._stamp(utcnow())
+        moves = [
+            (
+                item.number,
+                now,
+                self._stamp(item.deadline),
+                "playing" if item.outcome is None else "over",
+                self._outcome(item.outcome),
+                item.match_id,
+            )
+            for item in batch
+        ]
+        on.execute("BEGIN IMMEDIATE")
+        try:
+            on.executemany(
+                _INSERT_ACTION,
+                [(item.match_id, item.number, item.seat, item.action, now) for item in batch],
+            )
+            on.executemany(_MOVE_MATCH, moves)
+            on.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            on.execute("ROLLBACK")
+        except BaseException:
+            if on.in_transaction:
+                on.execute("ROLLBACK")
+            raise
+        else:
+            return [None] * len(batch)
+        results: list[StaleWrite | None] = []
+        on.execute("BEGIN IMMEDIATE")
+        try:
+            for item, move in zip(batch, moves, strict=True):
+                moved = on.execute(_MOVE_MATCH + " AND version = ?", (*move, item.number - 1))
+                if moved.rowcount != 1:
+                    stale = f"match {item.match_id} is not at version {item.number - 1}"
+                    results.append(StaleWrite(stale))
+                    continue
+                on.execute(
+                    _INSERT_ACTION, (item.match_id, item.number, item.seat, item.action, now)
+                )
+                results.append(None)
+            on.execute("COMMIT")
+        except BaseException:
+            if on.in_transaction:
+                on.execute("ROLLBACK")
+            raise
+        return results
+
+    def close(self) -> None:
+        def shut() -> None:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+        self._thread.submit(shut).result()
+        self._thread.shutdown(wait=True)
+
+
 class SqlMatchStore:
     """The :class:`~meeple.server.store.MatchStore` on the database."""
 
@@ -164,8 +364,18 @@ class SqlMatchStore:
         self._engine = engine
         self._pending: list[tuple[_Append, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._sqlite = _SqliteWriter.for_engine(engine)
+
+    def close(self) -> None:
+        """Let go of the SQLite writer's thread and connection, if there is one."""
+        if self._sqlite is not None:
+            self._sqlite.close()
+            self._sqlite = None
 
     async def create_match(self, match: StoredMatch) -> None:
+        if self._sqlite is not None:
+            await self._sqlite.create_match(match)
+            return
         async with self._sessions() as session, session.begin():
             session.add(
                 Match(
@@ -241,6 +451,9 @@ class SqlMatchStore:
             return None if match is None else await self._load(session, match)
 
     async def set_deadline(self, match_id: str, deadline: datetime | None) -> None:
+        if self._sqlite is not None:
+            await self._sqlite.set_deadline(match_id, deadline)
+            return
         async with self._sessions() as session, session.begin():
             await session.execute(
                 update(Match).where(Match.id == match_id).values(deadline=deadline)
@@ -349,6 +562,8 @@ class SqlMatchStore:
     async def _commit(self, batch: list[_Append]) -> list[StaleWrite | None]:
         """Commit a batch: two statements for all of it, or, when an action number is
         already taken (another writer), one check per action to tell who lost."""
+        if self._sqlite is not None:
+            return await self._sqlite.commit(batch)
         try:
             await self._commit_fast(batch)
         except IntegrityError:

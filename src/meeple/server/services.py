@@ -50,4 +50,5 @@ class Services:
     async def close(self) -> None:
         await self.matches.close()
         self.bots.close()
+        self.store.close()
         await self.engine.dispose()

@@ -24,6 +24,8 @@ def _open_room(page: Page, **choices: str) -> str:
         form.get_by_label("Seats").select_option(choices["seats"])
     if "teams" in choices:
         form.get_by_label("Teams").select_option(choices["teams"])
+    if "mode" in choices:
+        form.get_by_label("Kind of table").select_option(choices["mode"])
     form.get_by_label("Turn timer").select_option(choices.get("timer", "90"))
     if choices.get("private"):
         form.get_by_label("Listed in the lobby").uncheck()
@@ -124,3 +126,14 @@ def test_a_match_over_days_has_no_clock_and_is_in_the_your_turn_list(page: Page)
     row = page.locator(f"[data-match='{room_id}']")
     expect(row).to_contain_text("over days")
     expect(row).to_contain_text("Your turn", timeout=15_000)  # the list is polled
+
+
+def test_a_wifi_room_on_a_lan_server_and_a_waiting_room_s_match_link(page: Page) -> None:
+    # The test servers run with --lan: the lobby offers a Wi-Fi room.
+    sign_in_as_guest(page, "Wen")
+    room_id = _open_room(page, game="Maatatahay", timer="60", mode="lan")
+    expect(page.get_by_role("region", name="Room")).to_contain_text("turn timer 60 s")
+    # A waiting room has no match yet: its match link leads back to the room.
+    page.goto(f"/#/match/{room_id}")
+    expect(page).to_have_url(re.compile(rf"#/room/{room_id}$"))
+    expect(page.get_by_test_id("room-code")).to_be_visible()

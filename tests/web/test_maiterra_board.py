@@ -171,9 +171,15 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     before = version(page)
     page.locator(".mt-field[data-owner='0']").first.click()
     unavailable = page.locator(".mt-order.mt-unavailable").first
+    order = unavailable.get_attribute("data-order") or ""
     unavailable.click()
-    expect(page.get_by_test_id("maiterra-note")).to_contain_text(":")
-    expect(page.get_by_test_id("maiterra-note")).to_have_class("mt-note error")
+    note = page.get_by_test_id("maiterra-note")
+    expect(note).to_have_class("mt-note error")
+    expect(note).to_contain_text(f"{order}: ")
+    reason = note.inner_text().split(": ", 1)[1]
+    assert len(reason) > 10, (
+        reason
+    )  # the server's words, e.g. "a house costs 3 brick and 1 wood; ..."
     assert version(page) == before
 
 

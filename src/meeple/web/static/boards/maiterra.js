@@ -27,11 +27,12 @@ const SEAT_LETTERS = ["R", "B", "G", "O"];
 const TRIBES = ["Red", "Blue", "Green", "Gold"];
 
 const TERRAIN = {
-  meadow: { fill: "#e3ecc4", slots: "2 farm slots" },
-  forest: { fill: "#bfd6ab", slots: "2 sawmill slots" },
-  clay: { fill: "#ecd3bd", slots: "2 brickworks slots" },
-  vale: { fill: "#e6e0cf", slots: "1 farm, 1 sawmill and 1 brickworks slot" },
+  meadow: { fill: "#e3ecc4", slots: "2 farm slots", workers: ["farm"] },
+  forest: { fill: "#bfd6ab", slots: "2 sawmill slots", workers: ["sawmill"] },
+  clay: { fill: "#ecd3bd", slots: "2 brickworks slots", workers: ["brickworks"] },
+  vale: { fill: "#e6e0cf", slots: "1 farm, 1 sawmill and 1 brickworks slot", workers: ["farm", "sawmill", "brickworks"] },
 };
+const WORKER_BUILDINGS = ["farm", "sawmill", "brickworks"];
 const LAKE_FILL = "#a9cce6";
 
 const BUILDINGS = ["farm", "sawmill", "brickworks", "house", "wall", "barracks", "science"];
@@ -497,7 +498,10 @@ export default function Board(props) {
       if (kind === "march" || kind === "pullback" || kind === "sell" || kind === "end") setSelected(null);
       tell(kind === "end" ? "Turn ended." : `Played: ${what}`);
     } else {
-      tell(`${what}: ${(result && result.message) || "refused"}`, "error");
+      // The server's message names the seat, the id and the notation; the reason is the rest.
+      const message = String((result && result.message) || "refused")
+        .replace(/^seat \d+, action \d+: '[^']*' is not legal now: /, "");
+      tell(`${what}: ${message}`, "error");
     }
   };
 
@@ -809,7 +813,11 @@ function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setP
     if (o.kind === "play" && o.card === "sabotage") add(o.text, "Play Sabotage here", "its buildings make nothing");
   }
   if (mine) {
-    for (const b of BUILDINGS) add(`build ${b} ${name}`, `Build ${buildingWord(b)}`, BUILDING_COSTS[b]);
+    const slots = (TERRAIN[field.terrain] || {}).workers || WORKER_BUILDINGS;
+    for (const b of BUILDINGS) {
+      if (WORKER_BUILDINGS.includes(b) && !slots.includes(b)) continue; // no slot on this terrain
+      add(`build ${b} ${name}`, `Build ${buildingWord(b)}`, BUILDING_COSTS[b]);
+    }
     if ((field.buildings || {}).barracks) {
       for (const u of ["soldier", "cavalry"]) add(`train ${u} ${name}`, `Train ${u}`, UNIT_COSTS[u]);
     }

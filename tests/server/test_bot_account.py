@@ -14,7 +14,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from meeple.client import (
@@ -26,7 +25,6 @@ from meeple.client import (
     trained_policy,
 )
 from meeple.core import State, load_game
-from meeple.core.encoding import action_mask, observation
 from tests.server.conftest import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,6 +183,8 @@ def test_a_trained_policy_gets_the_observation_and_mask_the_environment_gives(
 ) -> None:
     """An agent trained on the PettingZoo environment sees, at a server, what it saw there:
     the seat's observation and action mask of the real position (from the view alone)."""
+    np = pytest.importorskip("numpy")  # the research extra
+    encoding = pytest.importorskip("meeple.core.encoding")
     seen: list[dict[str, Any]] = []
 
     def agent(obs: dict[str, Any]) -> int:
@@ -193,6 +193,6 @@ def test_a_trained_policy_gets_the_observation_and_mask_the_environment_gives(
 
     for state, seat, frame in _frames(game_id, seats, seed=6):
         action = trained_policy(state.game, seat, agent)(frame)
-        assert np.array_equal(seen[-1]["observation"], observation(state, seat))
-        assert np.array_equal(seen[-1]["action_mask"], action_mask(state, seat))
+        assert np.array_equal(seen[-1]["observation"], encoding.observation(state, seat))
+        assert np.array_equal(seen[-1]["action_mask"], encoding.action_mask(state, seat))
         assert action == state.legal_actions(seat)[0]

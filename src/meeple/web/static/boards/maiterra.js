@@ -5,7 +5,7 @@
 // click that fits no legal order says why (locally, or by sending the notation and showing
 // the server's reason). See docs/rules/maiterra.md and docs/notation.md#maiterra.
 
-import { html, useState, useEffect, useMemo, useCallback } from "../vendor/preact-htm.js";
+import { html, useState, useEffect, useMemo, useCallback, useRef } from "../vendor/preact-htm.js";
 
 // -- the look, loaded once ------------------------------------------------------------------
 
@@ -20,6 +20,8 @@ if (typeof document !== "undefined" && !document.getElementById(CSS_ID)) {
 
 // Okabe-Ito colours by seat (Red, Blue, Green, Gold), each with a shape and a letter too.
 const SEAT_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#E69F00"];
+// The shell colours its seat marks (players, event log) with these too.
+export const seatColours = SEAT_COLOURS;
 const SEAT_INK = ["#fff", "#fff", "#fff", "#1d1d1f"];
 // The shapes follow the shell's seat marks (● ▲ ■ ◆); the colours follow the seats' names.
 const SEAT_SHAPES = ["circle", "triangle", "square", "diamond"];
@@ -773,12 +775,18 @@ function DraftPanel({ view, ctx, deciding_me }) {
 
 function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, pending, setPending, cancel, busy, readonly }) {
   const end = orders.find((o) => o.kind === "end");
+  const chooser = useRef(null);
+  // A choice between several orders takes the keyboard's focus (Escape cancels it).
+  useEffect(() => {
+    const first = chooser.current && chooser.current.querySelector("button");
+    if (first) first.focus();
+  }, [pending]);
   return html`<section class="mt-panel" aria-label="Your orders">
     <h4>Your orders <span class="mt-count" data-testid="maiterra-queue-count">${queue.length} / ${view.max_orders}</span></h4>
     ${queue.length ? html`<ol class="mt-queue" data-testid="maiterra-queue">${queue.map((q) => html`<li><code>${q}</code></li>`)}</ol>`
       : html`<p class="mt-small" data-testid="maiterra-queue">No orders yet: click a field of yours, then a target or a button.</p>`}
     <p class="mt-small">Orders are sealed and cannot be taken back; they resolve when every seat has ended the turn.</p>
-    ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Choose an order">
+    ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Choose an order" ref=${chooser}>
       <p>Choose what to play:</p>
       ${pending.options.map((o) => html`<button data-order=${o.text} onClick=${() => play(o)}><code>${o.text}</code>
         <span class="mt-small">${o.kind === "pullback" ? " pull back (1 wood, moves first, never caught on the road)" : ""}</span></button>`)}

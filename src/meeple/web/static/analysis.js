@@ -145,7 +145,7 @@ export function HintPanel({ matchId, seat, version, mode }) {
       ${busy && html`<p role="status" class="thinking">Thinking…</p>`}
       ${!busy && hint && !hint.ok && html`<p class="note" data-testid="hint-refused">${hint.message}</p>`}
       ${!busy && hint && hint.ok && html`<div data-testid="hint">
-        <p>Move ${hint.version}: your chance with the best action <strong>${percent(hint.win_probability)}</strong>
+        <p>Move ${hint.version}: your chance with the best action <strong>${percent(hint.win_probability)}</strong>${" "}
           <small>(${hint.iterations} search iterations)</small></p>
         <ol class="advice">
           ${hint.best.map((advice) => html`<li data-testid="hint-action">

@@ -187,7 +187,7 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
         <section class="panel" aria-label="Actions">
           <h3>Actions</h3>
           <ol class="moves" ref=${list} data-testid="moves">
-            <li><button type="button" onClick=${() => go(0)} aria-current=${version === 0 ? "step" : null}>start</button></li>
+            <li value="0"><button type="button" onClick=${() => go(0)} aria-current=${version === 0 ? "step" : null}>start</button></li>
             ${steps.slice(1).map((s) => html`<li value=${s.version}>
               <button type="button" onClick=${() => go(s.version)} aria-current=${s.version === version ? "step" : null}
                   data-version=${s.version} aria-label=${`move ${s.version}, ${seatName(players, s.seat)}: ${s.notation}`}>

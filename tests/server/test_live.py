@@ -267,3 +267,29 @@ def test_a_session_cookie_speaks_for_a_socket_only_from_this_servers_pages(serve
         with connect(url, additional_headers=cookie, origin=origin) as socket:
             seats[origin] = json.loads(socket.recv(timeout=10))["seat"]
     assert seats == {server.base: 0, "http://evil.example": None}
+
+
+def test_a_frame_of_any_length_gets_the_typed_error_and_the_socket_stays_open(
+    server: Server,
+) -> None:
+    """Frames past uvicorn's 1 MiB are dropped unread, not a reason to close (1009)."""
+    client = server.client().guest("Longa")
+    match = client.solo(game="manafields", seat=0, bots="random", seed=7)
+    with client.socket(match["id"]) as socket:
+        snap = socket.recv()
+        mib = 1 << 20
+        long_frames: list[Any] = [
+            "x" * (20 * 1024),  # over the 16 KiB the server reads, under uvicorn's 1 MiB
+            "x" * (3 * mib),  # over both
+            b"\x00" * (2 * mib),  # binary
+            ["y" * (400 * 1024)] * 4,  # one message in four fragments, 1.6 MiB in all
+        ]
+        for frame in long_frames:
+            socket.connection.send(frame)
+            error = socket.recv()
+            assert error["type"] == "error" and error["code"] == "message/too_large", error
+            assert error["version"] == 0
+        socket.send({"type": "ping", "ref": "still here"})
+        assert socket.until("pong")["ref"] == "still here"
+        socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0})
+        assert socket.until("ack")["version"] == 1

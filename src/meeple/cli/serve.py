@@ -56,6 +56,7 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
+        ws="meeple.server.routes.live:SocketProtocol",
         ws_max_size=max(1 << 20, settings.max_message_bytes * 4),
         log_level="warning",
     )

@@ -34,7 +34,7 @@ LINE_ITERATIONS = 200
 """Search iterations per position of a win-probability line, unless asked otherwise."""
 MAX_LINE_ITERATIONS = 1000
 LINE_VERSIONS = 25
-"""The most positions one line request analyses (ask again ``from`` its ``next``)."""
+"""The most positions one line request analyses (ask again with ``start`` at its ``next``)."""
 HINT_ITERATIONS = 800
 MAX_HINT_ITERATIONS = 2500
 POSITION_SECONDS = 10.0

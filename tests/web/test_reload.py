@@ -99,3 +99,81 @@ def test_a_player_who_leaves_a_timed_match_shows_as_away_and_back(
         expect(page.get_by_test_id("status-1")).not_to_contain_text("away", timeout=15_000)
     finally:
         other_context.close()
+
+
+# Every WebSocket the page opens is kept in window.__sockets; while window.__block is set,
+# new ones go to a closed port (as when the network is down).
+_FLAKY_NETWORK = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.__block = false;
+  window.WebSocket = function (url, protocols) {
+    const socket = new Real(window.__block ? "ws://127.0.0.1:9/" : url, protocols);
+    window.__sockets.push(socket);
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();
+"""
+
+
+def _versions_logged(page: Page) -> list[int]:
+    """The version of every line of the event log, in order."""
+    items = page.get_by_test_id("event-log").locator("li[data-version]")
+    found: list[str] = items.evaluate_all("els => els.map(e => e.dataset.version)")
+    return [int(v) for v in found]
+
+
+def test_a_dropped_connection_comes_back_with_what_it_missed(
+    page: Page, browser: Browser, web: Server
+) -> None:
+    page.add_init_script(_FLAKY_NETWORK)
+    sign_in_as_guest(page, "Ava")
+    room = page.request.post("/api/rooms", data={"game": "maatatahay", "timer": None}).json()
+    other_context = browser.new_context(base_url=web.base)
+    other_context.set_default_timeout(20_000)
+    try:
+        other = other_context.new_page()
+        sign_in_as_guest(other, "Ben")
+        assert other.request.post("/api/rooms/join", data={"code": room["code"]}).ok
+        assert other.request.post(f"/api/rooms/{room['id']}/ready", data={"ready": True}).ok
+        assert page.request.post(f"/api/rooms/{room['id']}/start").ok
+        page.goto(f"/#/match/{room['id']}")
+        other.goto(f"/#/match/{room['id']}")
+        expect(other.get_by_test_id("version")).to_be_visible()
+        # Ava plays until Ben decides.
+        for _ in range(50):
+            if _legal(other).count():
+                break
+            if _legal(page).count() and _legal(page).first.is_enabled():
+                _legal(page).first.click()
+            page.wait_for_timeout(150)
+        expect(_legal(other).first).to_be_visible()
+        # Ava's connection drops and stays down while Ben plays.
+        page.evaluate(
+            "() => { window.__block = true; window.__sockets.forEach((s) => s.close()); }"
+        )
+        expect(page.locator(".match-head .link")).to_contain_text("reconnecting")
+        stuck = page.get_by_test_id("version").inner_text()
+        lines = _versions_logged(page)
+        before = int(other.get_by_test_id("version").inner_text())
+        _legal(other).first.click()
+        _wait_past(other, before)
+        page.wait_for_timeout(300)
+        expect(page.get_by_test_id("version")).to_have_text(stuck)
+        # The network is back: the socket reopens with ?since and the page catches up.
+        page.evaluate("() => { window.__block = false; }")
+        expect(page.get_by_test_id("version")).to_have_text(
+            other.get_by_test_id("version").inner_text()
+        )
+        expect(page.locator(".match-head .link")).to_have_count(0)
+        # Ben's move (public in Maatatahay) is in Ava's log, after the lines she had.
+        logged = _versions_logged(page)
+        assert logged[: len(lines)] == lines
+        assert before + 1 in logged[len(lines) :]
+        reopened = page.evaluate("() => window.__sockets.map((s) => s.url)")
+        assert any(f"since={stuck}" in url for url in reopened), reopened
+    finally:
+        other_context.close()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -13,7 +15,8 @@ import httpx
 import meeple.games  # noqa: F401
 from meeple.ai import analyse
 from meeple.core import MatchRecord, load_game
-from meeple.server.routes.analysis import LINE_VERSIONS
+from meeple.server.bots import AnalysisJob, BotRunner
+from meeple.server.routes.analysis import LINE_VERSIONS, replay_steps
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 
@@ -254,3 +257,54 @@ def test_the_server_answers_while_an_analysis_runs(server: Server) -> None:
     asking.join()
     assert answer["reply"].status_code == 200, answer["reply"].text
     assert answered >= 3  # the event loop answered while the search ran in the pool
+
+
+# -- in-process: the replay's event filter and the runner's analyses ---------------------
+
+
+def test_a_seats_replay_leaves_out_the_sealed_events_of_others() -> None:
+    game = load_game("maiterra")
+    record = MatchRecord.for_game(game, seed=3)
+    state, rng = game.new_initial_state(3), random.Random(3)
+    sealed = False
+    while not sealed and not state.is_terminal():
+        seat = state.deciding_seats()[0]
+        action = rng.choice(state.legal_actions(seat))
+        record.add(seat, action)
+        sealed = any(event.audience is not None for event in state.apply(seat, action))
+    assert sealed, "no sealed event in the match"
+    everyone, seat0, seat1 = (replay_steps(record, s) for s in (None, 0, 1))
+    last = everyone["steps"][-1]["events"]
+    assert any("audience" in event for event in last)
+    for mine, seat in ((seat0, 0), (seat1, 1)):
+        shown = mine["steps"][-1]["events"]
+        assert shown == [e for e in last if seat in e.get("audience", [seat])]
+        assert mine["steps"][-1]["view"] == state.view(seat)
+    assert everyone["steps"][-1]["view"] == state.view(None)
+
+
+def test_the_runner_analyses_off_the_loop_and_keeps_its_answers() -> None:
+    state = load_game("maatatahay").new_initial_state(1)
+    job = AnalysisJob(
+        game_id=state.game.id,
+        seats=state.game.seats,
+        options=dict(state.game.options),
+        state=state.to_json(),
+        seat=0,
+        iterations=30,
+        seed=4,
+        seconds=60.0,
+    )
+
+    async def twice() -> tuple[Any, Any]:
+        runner = BotRunner(0)
+        try:
+            first = await runner.analyse(job, key=("m", 0, 0, 30))
+            again = await runner.analyse(replace(job, iterations=1), key=("m", 0, 0, 30))
+            return first, again
+        finally:
+            runner.close()
+
+    first, again = asyncio.run(twice())
+    assert first == analyse(state, 0, 30, seed=4).to_json()
+    assert again == first  # the kept answer: the job was not searched again

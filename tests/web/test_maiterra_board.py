@@ -16,6 +16,8 @@ from meeple.core.hexgrid import DIRECTIONS, step
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
 
 BOARD = ".mt"
+# Waits on the server and its bots: generous, for a machine under load (the default is 5 s).
+WAIT = 20_000
 FILES = "abcde"
 
 
@@ -37,7 +39,7 @@ def wait_version_above(page: Page, before: int) -> int:
 def open_match(page: Page, seed: int, bot: str = "random") -> None:
     sign_in_as_guest(page)
     start_solo(page, game="maiterra", seats=2, seed=seed, bots=[bot])
-    expect(board(page)).to_have_attribute("data-phase", "houses")
+    expect(board(page)).to_have_attribute("data-phase", "houses", timeout=WAIT)
 
 
 def pick_house_and_draft(page: Page) -> None:
@@ -45,7 +47,7 @@ def pick_house_and_draft(page: Page) -> None:
     before = version(page)
     page.locator("button[data-house=moon]").click()
     wait_version_above(page, before)
-    expect(board(page)).to_have_attribute("data-phase", "draft")
+    expect(board(page)).to_have_attribute("data-phase", "draft", timeout=WAIT)
     while board(page).get_attribute("data-phase") == "draft":
         target = page.locator(".mt-field[data-mode=target]")
         try:
@@ -55,13 +57,13 @@ def pick_house_and_draft(page: Page) -> None:
         before = version(page)
         target.first.click()
         wait_version_above(page, before)
-    expect(board(page)).to_have_attribute("data-phase", "plan")
+    expect(board(page)).to_have_attribute("data-phase", "plan", timeout=WAIT)
 
 
 def wait_for_the_bot(page: Page) -> None:
     """Until only this seat decides (the bot has ended its turn or made its pick)."""
-    expect(page.locator(".mt-seat.mt-deciding")).to_have_count(1)
-    expect(page.locator(".mt-seat.mt-deciding")).to_have_attribute("data-seat", "0")
+    expect(page.locator(".mt-seat.mt-deciding")).to_have_count(1, timeout=WAIT)
+    expect(page.locator(".mt-seat.mt-deciding")).to_have_attribute("data-seat", "0", timeout=WAIT)
 
 
 def queue_count(page: Page) -> int:
@@ -81,7 +83,9 @@ def queue_a_march(page: Page) -> bool:
             chooser = page.locator(".mt-choose button").first
             if chooser.is_visible():
                 chooser.click()
-            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(f"{before + 1} /")
+            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(
+                f"{before + 1} /", timeout=WAIT
+            )
             return True
         page.keyboard.press("Escape")
     return False
@@ -120,7 +124,9 @@ def queue_a_build(page: Page) -> bool:
         if build.count():
             before = queue_count(page)
             build.first.click()
-            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(f"{before + 1} /")
+            expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(
+                f"{before + 1} /", timeout=WAIT
+            )
             return True
         page.keyboard.press("Escape")
     return False
@@ -140,7 +146,7 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     open_match(page, seed=11)
     # Before the draft the map answers a click with what to do instead.
     page.locator(".mt-field").first.click()
-    expect(page.get_by_test_id("maiterra-note")).to_contain_text("picks a house")
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text("picks a house", timeout=WAIT)
 
     pick_house_and_draft(page)
     assert board(page).get_attribute("data-turn") == "1"
@@ -151,12 +157,14 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     before = version(page)
     lake = page.locator(".mt-lake").first
     lake.click()
-    expect(page.get_by_test_id("maiterra-note")).to_contain_text("is a lake")
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text("is a lake", timeout=WAIT)
     assert version(page) == before
 
     # A trade from the bank, a march on the map (stack, then target), then the end.
     page.locator("button.mt-trade:not(.mt-unavailable)[data-order='trade food for wood']").click()
-    expect(page.get_by_test_id("maiterra-queue")).to_contain_text("trade food for wood")
+    expect(page.get_by_test_id("maiterra-queue")).to_contain_text(
+        "trade food for wood", timeout=WAIT
+    )
     assert version(page) > before
     assert queue_a_march(page)
     queued = page.get_by_test_id("maiterra-queue").inner_text()
@@ -164,7 +172,7 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     headline = page.get_by_test_id("maiterra-headline").inner_text()
     end_turn(page)
     assert page.get_by_test_id("maiterra-headline").inner_text() != headline
-    expect(page.get_by_test_id("maiterra-queue")).not_to_contain_text("march")
+    expect(page.get_by_test_id("maiterra-queue")).not_to_contain_text("march", timeout=WAIT)
 
     # An order the stores cannot pay for: sent as notation, the server says why.
     wait_for_the_bot(page)
@@ -174,8 +182,8 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     order = unavailable.get_attribute("data-order") or ""
     unavailable.click()
     note = page.get_by_test_id("maiterra-note")
-    expect(note).to_have_class("mt-note error")
-    expect(note).to_contain_text(f"{order}: ")
+    expect(note).to_have_class("mt-note error", timeout=WAIT)
+    expect(note).to_contain_text(f"{order}: ", timeout=WAIT)
     reason = note.inner_text().split(": ", 1)[1]
     assert len(reason) > 10, (
         reason
@@ -187,7 +195,7 @@ def test_keyboard_reaches_the_fields(page: Page) -> None:
     open_match(page, seed=12)
     page.locator("button[data-house=sun]").focus()
     page.keyboard.press("Enter")
-    expect(board(page)).to_have_attribute("data-phase", "draft")
+    expect(board(page)).to_have_attribute("data-phase", "draft", timeout=WAIT)
     target = page.locator(".mt-field[data-mode=target]").first
     target.wait_for()
     label = target.get_attribute("aria-label") or ""

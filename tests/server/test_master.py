@@ -12,8 +12,8 @@ import pytest
 import meeple.games  # noqa: F401
 import meeple.server.matches as matches_module
 from meeple.core import MatchRecord, load_game
-from meeple.server.bots import BotRunner
-from meeple.server.master import MatchMaster
+from meeple.server.bots import BotRunner, decide
+from meeple.server.master import INLINE_BOTS, MatchMaster
 from meeple.server.matches import Matches
 from meeple.server.repository import AccountRow
 from meeple.server.settings import Settings
@@ -246,3 +246,20 @@ def test_a_record_that_no_longer_replays_does_not_stop_the_server_starting() -> 
         assert await matches.get("broken") is None
 
     asyncio.run(run())
+
+
+def test_the_random_bot_decides_on_the_loop_as_the_bot_process_would() -> None:
+    """A random seat is played on the event loop (no trip to the pool), with the same bot,
+    seed and state as the worker's decide(): a rebuilt match plays the same."""
+    assert "random" in INLINE_BOTS
+    for game_id, seats in (("maatatahay", 2), ("manafields", 2), ("maiterra", 2)):
+        match = stored(game_id, seats, {}, 5, {s: "random" for s in range(seats)})
+        master = MatchMaster(match, MemoryMatchStore(), None)
+        for _ in range(60):
+            if master.over:
+                break
+            seat = master.state.deciding_seats()[0]
+            here = master._decide_here(seat, "random")
+            there = decide(master._job(seat, "random"))
+            assert here == there
+            master.state.apply(seat, here)  # the version (and so the seed) stays: both read it

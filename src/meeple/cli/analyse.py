@@ -112,30 +112,80 @@ def annotate(
     """
     state = record.initial_state()
     for index, (seat, action) in enumerate(record.actions):
-        after = state.clone()
-        try:
-            after.apply(seat, action)
-        except GameError as error:
-            raise InvalidRecord(f"action #{index} does not replay: {error}") from error
-        legal = state.legal_actions(seat)
-        played = state.action_to_string(seat, action)
-        if len(legal) == 1:
-            note = MoveNote(index, seat, played, None, played, 0.0, forced=True)
-        else:
-            analysis = timed_analysis(state, seat, seconds, iterations, seed=index)
-            mine = analysis.advice_for(action)
-            best = analysis.candidates[0]
-            note = MoveNote(
-                index,
-                seat,
-                played,
-                None if mine is None else mine.win_probability,
-                best.notation,
-                best.win_probability,
-                forced=False,
-            )
+        after = _checked_step(state, index, seat, action)
+        yield note_at(state, index, seat, action, seconds=seconds, iterations=iterations)
         state = after
-        yield note
+
+
+def _checked_step(state: State, index: int, seat: Seat, action: int) -> State:
+    """The state after the record's action ``index``, or InvalidRecord if it does not replay."""
+    after = state.clone()
+    try:
+        after.apply(seat, action)
+    except GameError as error:
+        raise InvalidRecord(f"action #{index} does not replay: {error}") from error
+    return after
+
+
+def note_at(
+    state: State, index: int, seat: Seat, action: int, *, seconds: float, iterations: int
+) -> MoveNote:
+    """The note on the record's action ``index`` (by ``seat``), taken in ``state``."""
+    legal = state.legal_actions(seat)
+    played = state.action_to_string(seat, action)
+    if len(legal) == 1:
+        return MoveNote(index, seat, played, None, played, 0.0, forced=True)
+    analysis = timed_analysis(state, seat, seconds, iterations, seed=index)
+    mine = analysis.advice_for(action)
+    best = analysis.candidates[0]
+    return MoveNote(
+        index,
+        seat,
+        played,
+        None if mine is None else mine.win_probability,
+        best.notation,
+        best.win_probability,
+        forced=False,
+    )
+
+
+@dataclass(frozen=True)
+class NoteJob:
+    """Annotate the action ``index`` of a record (given as JSON): one job of
+    ``replay --analyse --workers N`` (see :mod:`meeple.cli.executor`)."""
+
+    record: str
+    index: int
+    seconds: float
+    iterations: int
+
+
+def note_jobs(
+    record: MatchRecord, seconds: float = 1.0, iterations: int = DEFAULT_ITERATIONS
+) -> list[NoteJob]:
+    """One job per recorded action, after checking that every action replays.
+
+    Raises:
+        InvalidRecord: when an action of the record does not replay.
+    """
+    state = record.initial_state()
+    for index, (seat, action) in enumerate(record.actions):
+        state = _checked_step(state, index, seat, action)
+    text = record.dumps()
+    return [NoteJob(text, index, seconds, iterations) for index in range(len(record.actions))]
+
+
+def play_note_job(job: NoteJob) -> MoveNote:
+    """The note of one job (in a worker process, or on Ray): the same note
+    :func:`annotate` gives for that action, the search seeded by the action's index."""
+    import meeple.games  # noqa: F401, PLC0415 (a spawned worker registers the games)
+
+    record = MatchRecord.loads(job.record)
+    state = record.initial_state()
+    for seat, action in record.actions[: job.index]:
+        state.apply(seat, action)
+    seat, action = record.actions[job.index]
+    return note_at(state, job.index, seat, action, seconds=job.seconds, iterations=job.iterations)
 
 
 UNTRIED = "—"

@@ -1,11 +1,12 @@
 """``meeple arena``: round robins between bots, rated with OpenSkill.
 
 Every group of bots plays ``games`` matches, seats rotating between matches, in parallel
-worker processes. Each match is rated with OpenSkill's Plackett-Luce model: the seats a bot
-holds in a match form its team, ranked by the outcome (winners first; a draw ranks all
-alike). The report lists per bot its score with a Wilson 95 % interval (a win counts 1, a
-draw ½), its rating and its mean time per decision, and per pair of bots the head-to-head
-score. It is written as JSON and Markdown, with a PNG plot of the ratings.
+worker processes (or Ray tasks: :mod:`meeple.cli.executor`). Each match is rated with
+OpenSkill's Plackett-Luce model: the seats a bot holds in a match form its team, ranked
+by the outcome (winners first; a draw ranks all alike). The report lists per bot its
+score with a Wilson 95 % interval (a win counts 1, a draw ½), its rating and its mean
+time per decision, and per pair of bots the head-to-head score. It is written as JSON and
+Markdown, with a PNG plot of the ratings.
 
 Matches are reproducible: match ``i`` has a seed derived from ``--seed`` and ``i``, and
 each bot a seed derived from the match seed and its seat. A bot's search is cut off by the
@@ -16,15 +17,15 @@ from __future__ import annotations
 
 import itertools
 import json
-import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from meeple.ai import Bot, MctsBot, make_bot
 from meeple.ai.deadline import deadline
+from meeple.cli.executor import run_jobs
 from meeple.core import Game, Seat, State, load_game, mix_seed
 from meeple.core.ratings import RatingTable
 from meeple.core.stats import wilson
@@ -128,15 +129,6 @@ def play_job(job: MatchJob) -> MatchResult:
     outcome = state.outcome()
     winners = () if outcome is None else outcome.winners
     return MatchResult(job.index, job.lineup, winners, actions, decisions, seconds)
-
-
-def run_matches(jobs: Sequence[MatchJob], workers: int) -> Iterator[MatchResult]:
-    """Play the jobs, in ``workers`` processes (in this one when ``workers`` is 1)."""
-    if workers <= 1:
-        yield from map(play_job, jobs)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(play_job, jobs)
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -349,15 +341,20 @@ def run_arena(
     bots: Sequence[str],
     games: int,
     *,
-    workers: int = 1,
+    workers: int | None = 1,
+    executor: str = "pool",
+    address: str | None = None,
     seed: int = 0,
     move_seconds: float | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
 ) -> ArenaReport:
-    """Schedule, play and summarise a round robin (see the module text)."""
+    """Schedule, play and summarise a round robin (see the module text); the matches run
+    as :func:`meeple.cli.executor.run_jobs` runs them (``workers``: None for every core)."""
     jobs = schedule(bots, game, games, seed, move_seconds)
     results = []
-    for result in run_matches(jobs, workers):
+    for result in run_jobs(
+        play_job, jobs, workers=workers, executor=executor, address=address, chunksize=1
+    ):
         results.append(result)
         if on_result is not None:
             on_result(result)

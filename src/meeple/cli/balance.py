@@ -3,8 +3,9 @@
 Every seat is played by a bot (one name for all seats, or one per seat). Match ``i`` has
 the seed ``mix_seed(--seed, seats, i)`` (Manafields: ``mix_seed(--seed, first faction,
 second faction, i)``, the factions by their place in the option's choices); each bot the
-seed ``mix_seed(match seed, seat + 1)``. So a run replays exactly, whatever ``--workers``,
-and plays the same matches as the Manafields balance script it replaced.
+seed ``mix_seed(match seed, seat + 1)``. So a run replays exactly, whatever ``--workers``
+or ``--executor`` (:mod:`meeple.cli.executor`), and plays the same matches as the
+Manafields balance script it replaced.
 
 A win shared by k seats counts 1/k to each; a match with no winner (a draw) counts 1/seats
 to every seat, so a two-seat draw is half a win. Every rate comes with its Wilson 95 %
@@ -25,10 +26,9 @@ one row per match, so ``--merge`` can add several runs up without playing.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,6 +46,14 @@ from meeple.cli.common import (
     os_error_words,
     parse_options,
     progress_bar,
+)
+from meeple.cli.executor import (
+    AddressOption,
+    ExecutorOption,
+    ExecutorUnavailable,
+    WorkersOption,
+    check_executor,
+    run_jobs,
 )
 from meeple.cli.play import default_opponent
 from meeple.cli.selfplay import bots_for_seats
@@ -168,15 +176,6 @@ def play_job(job: BalanceJob, game: Game | None = None) -> dict[str, Any]:
         "turns": turns if isinstance(turns, int) else actions,
         "labels": labels,
     }
-
-
-def run_matches(jobs: Sequence[BalanceJob], workers: int) -> Iterator[dict[str, Any]]:
-    """Play the jobs, in ``workers`` processes (in this one when ``workers`` is 1)."""
-    if workers <= 1:
-        yield from map(play_job, jobs)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(play_job, jobs, chunksize=4)
 
 
 # -- tallies ---------------------------------------------------------------------------------
@@ -501,13 +500,17 @@ def run_balance(
     games: int,
     *,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = 1,
+    executor: str = "pool",
+    address: str | None = None,
     fixed: Mapping[str, Any] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Schedule, play and summarise (see the module text)."""
+    """Schedule, play and summarise (see the module text); the matches run as
+    :func:`meeple.cli.executor.run_jobs` runs them (``workers``: None for every core)."""
     rows = []
-    for row in run_matches(schedule(game, lineup, games, seed, fixed), workers):
+    jobs = schedule(game, lineup, games, seed, fixed)
+    for row in run_jobs(play_job, jobs, workers=workers, executor=executor, address=address):
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -546,7 +549,9 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
     plot_path: Annotated[
         Path | None, typer.Option("--plot", help="Draw the share of fair by position (PNG).")
     ] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = "pool",
+    address: AddressOption = None,
     merge_paths: Annotated[
         list[Path] | None,
         typer.Option("--merge", help="Play nothing: add up these earlier --json reports."),
@@ -554,6 +559,8 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
 ) -> None:
     """Self-play win rates by seat, draft position and house (Maiterra) or faction pairing
     (Manafields), with 95 % intervals; prints the Markdown tables the rules pages use."""
+    if (wrong := check_executor(executor)) is not None:
+        raise fail(wrong)
     configured = parse_options(game, seats, option or [])
     given = options_from_text(configured.info, option or [])  # checked just above
     names = [name.strip() for name in (bots or default_opponent(configured.info.name)).split(",")]
@@ -570,7 +577,19 @@ def balance(  # noqa: PLR0917 (typer: one parameter per option)
     elif games is None:
         raise fail("give --games N (how many matches to play) or --merge FILE ...")
     else:
-        report = _played(configured, lineup, games, seed=seed, workers=workers, given=given)
+        try:
+            report = _played(
+                configured,
+                lineup,
+                games,
+                seed=seed,
+                workers=workers,
+                given=given,
+                executor=executor,
+                address=address,
+            )
+        except ExecutorUnavailable as error:
+            raise fail(str(error)) from error
     typer.echo(to_markdown(report))
     written = []
     if json_path is not None:
@@ -589,8 +608,10 @@ def _played(
     games: int,
     *,
     seed: int,
-    workers: int,
+    workers: int | None,
     given: Mapping[str, Any],
+    executor: str,
+    address: str | None,
 ) -> dict[str, Any]:
     total = len(schedule(game, lineup, games, seed, given))
     progress = progress_bar(f"balance {escape(game.id)}, {game.seats} seats")
@@ -602,6 +623,8 @@ def _played(
             games,
             seed=seed,
             workers=workers,
+            executor=executor,
+            address=address,
             fixed=given,
             on_row=lambda _: progress.advance(task),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -30,6 +31,14 @@ from meeple.cli.common import (
     write_error,
     write_record,
 )
+from meeple.cli.executor import (
+    AddressOption,
+    ExecutorOption,
+    ExecutorUnavailable,
+    WorkersOption,
+    check_executor,
+    run_jobs,
+)
 from meeple.cli.export import export_trajectories
 from meeple.cli.online import join
 from meeple.cli.play import (
@@ -45,7 +54,7 @@ from meeple.cli.play import (
 from meeple.cli.render import render_view
 from meeple.cli.research import adapter_floor, bench_adapters, search_speed, vs_openspiel
 from meeple.cli.selfplay import bench as run_bench
-from meeple.cli.selfplay import bots_for_seats, match_seed, play_match
+from meeple.cli.selfplay import bots_for_seats, play_selfplay_job, selfplay_jobs
 from meeple.cli.serve import lan, serve
 from meeple.cli.tune import tune
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
@@ -205,11 +214,22 @@ def replay(  # noqa: PLR0917 (typer: one parameter per option)
         int | None,
         typer.Option(help="In a file of many records (selfplay --out): which one, from 1."),
     ] = None,
+    iterations: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --analyse: most search iterations per position."),
+    ] = None,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = "pool",
+    address: AddressOption = None,
 ) -> None:
     """Replay a match record: every action in notation and the board after it.
 
     The file holds one record (play's save) or many (selfplay --out: pick one with --index).
+    With --analyse the positions are searched on --workers processes (or Ray), each with
+    its own seed, so the notes do not depend on how many.
     """
+    if (wrong := check_executor(executor)) is not None:
+        raise fail(wrong)
     try:
         records = read_records(file)
         record = pick_record(records, index, file)
@@ -218,7 +238,8 @@ def replay(  # noqa: PLR0917 (typer: one parameter per option)
                 f"record {index} of {len(records)} in {escape(str(file))}", soft_wrap=True
             )
         if analyse:
-            _print_analysis(record, as_json, seconds)
+            where = Workers(workers, executor, address)
+            _print_analysis(record, as_json, seconds, iterations, where)
             return
         if as_json:
             typer.echo(json.dumps(record.replay().to_json(), indent=2))
@@ -226,16 +247,38 @@ def replay(  # noqa: PLR0917 (typer: one parameter per option)
         _print_replay(record, step)
     except GameError as error:  # InvalidRecord, and anything else the record's game refuses
         raise fail(str(error)) from error
+    except ExecutorUnavailable as error:
+        raise fail(str(error)) from error
 
 
-def _print_analysis(record: MatchRecord, as_json: bool, seconds: float) -> None:
-    from meeple.cli.analyse import annotate, notes_table  # noqa: PLC0415
+@dataclass(frozen=True)
+class Workers:
+    """Where a command's jobs run: ``--workers``, ``--executor``, ``--address``."""
 
+    workers: int | None
+    executor: str
+    address: str | None
+
+
+def _print_analysis(
+    record: MatchRecord, as_json: bool, seconds: float, iterations: int | None, where: Workers
+) -> None:
+    from meeple.ai.analysis import DEFAULT_ITERATIONS  # noqa: PLC0415
+    from meeple.cli.analyse import note_jobs, notes_table, play_note_job  # noqa: PLC0415
+
+    jobs = note_jobs(record, seconds=seconds, iterations=iterations or DEFAULT_ITERATIONS)
     progress = progress_bar("analysing positions", transient=True)
     notes = []
     with progress:
-        task = progress.add_task("positions", total=len(record.actions))
-        for note in annotate(record, seconds=seconds):
+        task = progress.add_task("positions", total=len(jobs))
+        for note in run_jobs(
+            play_note_job,
+            jobs,
+            workers=where.workers,
+            executor=where.executor,
+            address=where.address,
+            chunksize=1,
+        ):
             notes.append(note)
             progress.advance(task)
     if as_json:
@@ -283,8 +326,17 @@ def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
     out: Annotated[Path | None, typer.Option(help="Write records here instead of stdout.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats per match (the game's least).")] = None,
     option: OptionEntries = None,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = "pool",
+    address: AddressOption = None,
 ) -> None:
-    """Bots play each other; one match record (JSON, with its seats and options) per line."""
+    """Bots play each other; one match record (JSON, with its seats and options) per line.
+
+    The matches run on --workers processes (or Ray); the records come out in match order,
+    the same whatever the number of workers.
+    """
+    if (wrong := check_executor(executor)) is not None:
+        raise fail(wrong)
     configured = parse_options(game, seats, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
     if (wrong := bot_names_error(names, BOT_NAMES)) is not None:
@@ -297,15 +349,19 @@ def selfplay(  # noqa: PLR0917 (typer: one parameter per option)
         sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
     except (OSError, ValueError) as error:
         raise fail(write_error(out or Path("-"), error)) from error
+    jobs = selfplay_jobs(configured, seed, games, per_seat)
     progress = progress_bar("selfplay")
     try:
         with progress:
             task = progress.add_task("matches", total=games)
-            for index in range(games):
-                record = play_match(configured, match_seed(seed, index), per_seat)
-                sink.write(record.dumps() + "\n")
+            for line in run_jobs(
+                play_selfplay_job, jobs, workers=workers, executor=executor, address=address
+            ):
+                sink.write(line + "\n")
                 sink.flush()
                 progress.advance(task)
+    except ExecutorUnavailable as error:
+        raise fail(str(error)) from error
     finally:
         if out is not None:
             sink.close()
@@ -319,7 +375,9 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     ] = "random,greedy,mcts-normal",
     games: Annotated[int, typer.Option(min=1, help="Matches per group of bots.")] = 20,
     seats: Annotated[int | None, typer.Option(help="Seats per match (the game's least).")] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = "pool",
+    address: AddressOption = None,
     seed: Annotated[int, typer.Option(help="Base seed; match i uses a seed derived from it.")] = 0,
     move_seconds: Annotated[
         float, typer.Option(min=0.0, help="Stop a search after this long (0: never).")
@@ -332,6 +390,8 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     """A round robin between bots, rated with OpenSkill; writes a table and a plot."""
     from meeple.cli.arena import run_arena, schedule, to_markdown, write_report  # noqa: PLC0415
 
+    if (wrong := check_executor(executor)) is not None:
+        raise fail(wrong)
     needs_extra("openskill", "ratings", "meeple arena (its ratings)")
     needs_extra("matplotlib", "plots", "meeple arena (its plot)")
     configured = parse_options(game, seats, option or [])
@@ -343,15 +403,20 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
     progress = progress_bar(f"arena {escape(configured.id)}")
     with progress:
         task = progress.add_task("matches", total=total)
-        report = run_arena(
-            configured,
-            names,
-            games,
-            workers=workers,
-            seed=seed,
-            move_seconds=cap,
-            on_result=lambda _: progress.advance(task),
-        )
+        try:
+            report = run_arena(
+                configured,
+                names,
+                games,
+                workers=workers,
+                executor=executor,
+                address=address,
+                seed=seed,
+                move_seconds=cap,
+                on_result=lambda _: progress.advance(task),
+            )
+        except ExecutorUnavailable as error:
+            raise fail(str(error)) from error
     paths = write_report(report, out)
     typer.echo(to_markdown(report))
     typer.echo("wrote " + ", ".join(str(path) for path in paths))

@@ -6,9 +6,10 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meeple.ai import make_bot
-from meeple.core import MatchRecord, mix_seed
+from meeple.core import MatchRecord, load_game, mix_seed
 from meeple.core.game import Game
 
 SEED_MASK = (1 << 53) - 1
@@ -47,6 +48,41 @@ def play_match(game: Game, seed: int, bot_names: Sequence[str]) -> MatchRecord:
             break
     record.outcome = state.outcome()
     return record
+
+
+@dataclass(frozen=True)
+class SelfplayJob:
+    """Match ``index`` of a self-play run: the game as configured, its seed, the bots."""
+
+    index: int
+    game: str
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    bot_names: tuple[str, ...]
+
+
+def selfplay_jobs(game: Game, seed: int, games: int, bot_names: Sequence[str]) -> list[SelfplayJob]:
+    """The matches of ``meeple selfplay``: match ``i`` seeded with ``match_seed(seed, i)``."""
+    return [
+        SelfplayJob(
+            index,
+            game.id,
+            game.seats,
+            dict(game.options),
+            match_seed(seed, index),
+            tuple(bot_names),
+        )
+        for index in range(games)
+    ]
+
+
+def play_selfplay_job(job: SelfplayJob) -> str:
+    """Play one job (in a worker process, or on Ray); its record as one line of JSON."""
+    import meeple.games  # noqa: F401, PLC0415 (a spawned worker registers the games)
+
+    game = load_game(job.game, seats=job.seats, options=job.options)
+    return play_match(game, job.seed, job.bot_names).dumps()
 
 
 @dataclass(frozen=True)

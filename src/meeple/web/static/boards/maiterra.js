@@ -839,10 +839,12 @@ function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setP
   return html`<section class="mt-panel" aria-label=${`Field ${name}`} data-testid="maiterra-field-panel">
     <h4>Field ${name}
       <button class="mt-close mt-quiet" onClick=${cancel} aria-label="Close the field (Escape)">×</button></h4>
-    <p class="mt-small">${field.terrain}: ${(TERRAIN[field.terrain] || {}).slots || ""}.
-      ${owner === null || owner === undefined ? "Nobody's field" : html`<${SeatMark} seat=${owner} /> ${seatName(ctx, owner)}'s field`}
-      ${built.length ? ` · ${built.map(([b, n]) => buildingsWords(n, b)).join(", ")}` : ""}
-      ${armies.length ? ` · ${armies.map(([s, u]) => `${seatName(ctx, Number(s))}: ${unitsWords(u)}`).join("; ")}` : ""}</p>
+    <ul class="mt-facts mt-small">
+      <li>${field.terrain}: ${(TERRAIN[field.terrain] || {}).slots || ""}</li>
+      <li>${owner === null || owner === undefined ? "Nobody's field" : html`<${SeatMark} seat=${owner} /> ${seatName(ctx, owner)}'s field`}</li>
+      ${built.length > 0 && html`<li>Buildings: ${built.map(([b, n]) => buildingsWords(n, b)).join(", ")}</li>`}
+      ${armies.map(([s, u]) => html`<li><${SeatMark} seat=${Number(s)} /> ${seatName(ctx, Number(s))}: ${unitsWords(u)}</li>`)}
+    </ul>
     ${marches.length > 0 && html`<div class="mt-march">
       ${parts.length > 1 && html`<div class="mt-parts" role="group" aria-label="Which part of the stack marches">
         ${parts.map((p) => html`<button data-part=${p} aria-pressed=${p === part} class=${p === part ? "mt-on" : ""}

@@ -27,14 +27,16 @@ def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> No
     solo.get_by_label("Teams").select_option("1212")
     solo.get_by_label("Your seat").select_option("1")
     solo.get_by_label("Bot at seat 0").select_option("random")
-    solo.get_by_label("Bot at seat 2").select_option("random")
-    solo.get_by_label("Bot at seat 3").select_option("heuristic")
+    # Seat 2 keeps the default bot.
+    solo.get_by_label("Bot at seat 3").select_option("maiterra-heuristic")
     solo.get_by_role("button", name="Start a solo match").click()
     expect(page).to_have_url(re.compile(r"#/match/"))
     match_id = page.url.rsplit("/", 1)[1]
     summary = page.request.get(f"/api/matches/{match_id}").json()
     assert summary["seats"] == 4 and summary["options"]["teams"] == "1212"
-    assert [p["bot"] for p in summary["players"]] == ["random", None, "random", "heuristic"]
+    default = page.request.get("/api/bots").json()["default"]
+    bots = [p["bot"] for p in summary["players"]]
+    assert bots == ["random", None, default, "maiterra-heuristic"]
     players = page.get_by_role("region", name="Players")
     expect(players.locator("[data-seat='1']")).to_contain_text("(you)")
     expect(players.locator("[data-seat='3']")).to_contain_text("team 2")

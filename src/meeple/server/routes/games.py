@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from meeple.ai import BOT_NAMES, LEVELS
 from meeple.core import registered
+from meeple.server.bots import default_bot
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -20,9 +21,11 @@ async def games() -> list[dict[str, Any]]:
 
 @router.get("/bots")
 async def bots() -> dict[str, Any]:
-    """The bot names a match may seat, and the search levels among them."""
+    """The bot names a match may seat, the one a seat gets unless told, and the search levels
+    among them."""
     return {
         "bots": list(BOT_NAMES),
+        "default": default_bot(),
         "levels": [
             {
                 "bot": level.bot_name,

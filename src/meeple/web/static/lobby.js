@@ -181,7 +181,8 @@ function SoloForm({ games }) {
     const others = seats.filter((s) => s !== seat);
     const body = { game: setup.game, seats: setup.seats, options: cleanOptions(setup), seat };
     if (others.some((s) => levels[s])) {
-      const fallback = others.map((s) => levels[s]).find(Boolean);
+      // One name per other seat, in seat order; an unchosen seat gets the server's default.
+      const fallback = (bots && bots.default) || "heuristic";
       body.bots = others.map((s) => levels[s] || fallback);
     }
     const reply = await api("POST", "/api/matches/solo", body);
@@ -198,8 +199,8 @@ function SoloForm({ games }) {
     ${seats.filter((s) => s !== seat).map((s) => html`<div class="field">
       <label for=${`solo-bot-${s}`}>Bot at seat ${s}</label>
       <select id=${`solo-bot-${s}`} value=${levels[s] || ""} onChange=${(e) => setLevels({ ...levels, [s]: e.target.value })}>
-        <option value="">the game's default bot</option>
-        ${bots && bots.bots.map((b) => html`<option value=${b}>${b}</option>`)}
+        <option value="">${bots && bots.default ? `${bots.default} (the default)` : "the default bot"}</option>
+        ${bots && bots.bots.filter((b) => b !== bots.default).map((b) => html`<option value=${b}>${b}</option>`)}
       </select></div>`)}
     <button type="submit" disabled=${!setup.game}>Start a solo match</button>
     <p role="alert" class="error">${error || ""}</p>

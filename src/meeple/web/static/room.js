@@ -40,7 +40,7 @@ export function RoomPage({ roomId, account }) {
   const [level, setLevel] = useState("");
   const [bots, setBots] = useState(null);
   useEffect(() => {
-    api("GET", "/api/bots").then((reply) => { if (reply.ok) setBots(reply.data.bots); });
+    api("GET", "/api/bots").then((reply) => { if (reply.ok) setBots(reply.data); });
   }, []);
   useEffect(() => {
     if (room && room.status === "playing") location.hash = `#/match/${room.id}`;
@@ -97,8 +97,8 @@ export function RoomPage({ roomId, account }) {
       ${host && open.length > 0 && html`<span class="fill">
         <label for="fill-level">Bot level</label>
         <select id="fill-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
-          <option value="">the game's default bot</option>
-          ${(bots || []).map((b) => html`<option value=${b}>${b}</option>`)}
+          <option value="">${bots && bots.default ? `${bots.default} (the default)` : "the default bot"}</option>
+          ${(bots ? bots.bots : []).filter((b) => !bots || b !== bots.default).map((b) => html`<option value=${b}>${b}</option>`)}
         </select>
         <button type="button" onClick=${() => call("bots", level ? { bots: level } : {})}>Fill open seats with bots</button>
       </span>`}

@@ -344,7 +344,9 @@ function OpenRooms({ games, account }) {
           <span class="what"><strong>${gameTitle(games, r.game)}</strong> · ${taken}/${r.seats} seats
             · ${r.timer ? `${r.timer} s timer` : "no timer"}${r.options && r.options.teams ? ` · teams ${r.options.teams}` : ""}</span>
           <span class="state">host ${host ? host.name : "?"}</span>
-          <span class="acts"><button type="button" onClick=${() => join(r)}>${mine ? "Open" : "Join"}</button></span>
+          <span class="acts">${mine || taken < r.seats
+            ? html`<button type="button" onClick=${() => join(r)}>${mine ? "Open" : "Join"}</button>`
+            : html`<span class="full">full</span>`}</span>
         </li>`;
       })}
     </ul>

@@ -1,17 +1,22 @@
 """Load on one server worker: N clients playing bot-filled solo matches, against a bare
-websockets echo server on the same machine in the same run.
+websockets echo server (and, with --servers, a FastAPI one) on the same machine in the same run.
 
 Each client logs in as a guest, opens a solo match (one person against bots), and plays its
 seat as fast as the server answers: it sends an action when its seat decides and times the
 round trip from the send to the update of that version reaching it (the action checked,
 written to the database, applied, pushed). When a match ends it opens the next. The echo
-clients send frames of the same size and time the echo.
+clients send a frame of about 200 bytes and time the echo. The servers, in this order:
+``echo`` (A: bare websockets), ``fastapi`` (C: uvicorn and FastAPI validating each frame into
+a small pydantic model and answering JSON), ``meeple`` (``meeple serve``, embedded SQLite).
 
     ./scripts/loadtest --clients 100 --seconds 20
     ./scripts/loadtest --clients 100 --rate 1   # open loop: one action a second per client
+    ./scripts/loadtest --clients 200 --servers echo,fastapi,meeple
 
-Prints a table and, with --json, writes the figures. A script, not a test: figures vary with
-the machine and whatever else runs on it.
+Prints the figures as JSON (and writes them with --json): round trips a second, p50/p99, the
+cores the server (with its bot process) and the load clients kept busy during the window, and
+the machine's load average. A script, not a test: figures vary with the machine and whatever
+else runs on it; compare only figures of the same run.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +159,7 @@ async def play_match(  # noqa: PLR0917 (a match and what it needs)
 ) -> None:
     sent: tuple[float, int] | None = None
     async for raw in ws:
-        frame = json.loads(raw)
+        frame = orjson.loads(raw)
         tally.messages += 1
         now = time.perf_counter()
         if frame["type"] == "error":

@@ -82,6 +82,7 @@ def test_a_solo_match_of_each_game_is_played_by_keyboard(page: Page, game: str) 
     start_solo(page, game=game, seed=5)
     first = page.get_by_role("list", name="Legal actions list").get_by_role("button").first
     expect(first).to_be_visible()  # the person's decision: the bots wait for it
+    expect(page).to_have_title(re.compile(r"your turn · meeple$"))
     before = int(page.get_by_test_id("version").inner_text())
     text = first.inner_text()
     # By keyboard: Tab reaches the link to the actions, Enter jumps to the notation box;

@@ -46,6 +46,8 @@ function App() {
     api("GET", "/api/me").then((reply) => setAccount(reply.ok ? reply.data : null));
   }, []);
   useEffect(() => {
+    const titles = { room: "Room", replay: "Replay" };
+    if (parts[0] !== "match") document.title = `${titles[parts[0]] || "Lobby"} · meeple`;
     const main = document.querySelector("main");
     if (main) main.focus({ preventScroll: true });
   }, [parts.join("/")]);

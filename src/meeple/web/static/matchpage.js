@@ -224,6 +224,15 @@ export function MatchPage({ matchId, watch }) {
     return () => clearTimeout(timer);
   }, [deadline, simultaneous]);
 
+  // The tab's title says whose turn it is (also for a screen reader's list of tabs).
+  const mineNow = !!frame && frame.seat !== null && frame.seat !== undefined && !frame.outcome
+    && (frame.deciding || []).includes(frame.seat);
+  useEffect(() => {
+    if (!frame) return;
+    const what = frame.outcome ? "over" : mineNow ? "your turn" : `move ${frame.version}`;
+    document.title = `${gameTitle(games, frame.game)} · ${what} · meeple`;
+  }, [frame && frame.game, frame && frame.version, mineNow, !!(frame && frame.outcome), games.length]);
+
   const say = useCallback((text, kind = "info") => setMessage(text ? { kind, text } : null), []);
   const submit = useCallback(async (action) => {
     if (!socket.current) return { ok: false, code: "network", message: "not connected" };

@@ -4,6 +4,7 @@ seed and the match's index, and the results come back in match order (cli/execut
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,14 @@ def test_balance_counts_the_same_with_two_workers(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         reports.append(out.read_text(encoding="utf-8"))
     assert reports[0] == reports[1]
+
+
+def test_without_ray_the_ray_executor_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the cluster extra were missing
+    with pytest.raises(ExecutorUnavailable, match=r"needs Ray.*meeple\[cluster\]"):
+        run_jobs(square, [1], executor="ray")
+    result = runner.invoke(app, ["selfplay", "maatatahay", "--executor", "ray"])
+    assert result.exit_code == 2
+    assert "pip install 'meeple[cluster]'" in result.output

@@ -383,10 +383,10 @@ function Field({ field, players, seat, mode, hint, fought, onActivate, onHover }
       </g>`;
     })}
     ${built.map((b, i) => html`<g class="mt-chip">
-      <rect x=${chipsX + i * chipW + 1} y=${y + 13} width=${chipW - 2} height="14" rx="3" class=${`mt-chip-${b}`} />
-      <text x=${chipsX + i * chipW + chipW / 2} y=${y + 20.5} class="mt-chip-text">${BUILDING_LETTERS[b]}${field.buildings[b] > 1 ? field.buildings[b] : ""}</text>
+      <rect x=${chipsX + i * chipW + 1} y=${y + 10} width=${chipW - 2} height="14" rx="3" class=${`mt-chip-${b}`} />
+      <text x=${chipsX + i * chipW + chipW / 2} y=${y + 17.5} class="mt-chip-text">${BUILDING_LETTERS[b]}${field.buildings[b] > 1 ? field.buildings[b] : ""}</text>
     </g>`)}
-    <text x=${x} y=${y + 40} class="mt-terrain">${field.terrain}</text>
+    <text x=${x} y=${y + 36} class="mt-terrain">${field.terrain}</text>
     ${fought && html`<g class="mt-fought" aria-hidden="true">
       <circle cx=${x + 30} cy=${y - 12} r="9" /><path d=${`M${x + 25} ${y - 17} l10 10 M${x + 35} ${y - 17} l-10 10`} />
     </g>`}

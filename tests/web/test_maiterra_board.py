@@ -172,6 +172,9 @@ def test_a_match_is_played_by_clicking_on_the_board(page: Page) -> None:
     headline = page.get_by_test_id("maiterra-headline").inner_text()
     end_turn(page)
     assert page.get_by_test_id("maiterra-headline").inner_text() != headline
+    expect(page.get_by_test_id("maiterra-last-turn")).to_contain_text(
+        "Turn 1 resolved", timeout=WAIT
+    )
     expect(page.get_by_test_id("maiterra-queue")).not_to_contain_text("march", timeout=WAIT)
 
     # An order the stores cannot pay for: sent as notation, the server says why.

@@ -420,7 +420,7 @@ export default function Board(props) {
   const [note, setNote] = useState(null); // {text, kind}
   const [busy, setBusy] = useState(false);
 
-  const [fought, setFought] = useState({ turn: null, fields: [] });
+  const [fought, setFought] = useState({ turn: null, fields: [], lines: [] });
   const orders = useMemo(() => (legal || []).map(parseOrder), [legal]);
 
   // The fields fought over when a turn resolved stay marked while the next one is planned.
@@ -433,7 +433,10 @@ export default function Board(props) {
       if (event && (event.kind === "fight" || event.kind === "conquest")) fields.add(event.field);
       if (event && event.kind === "road_fight") (event.edge || []).forEach((f) => fields.add(f));
     }
-    setFought({ turn: resolved.turn, fields: [...fields] });
+    const kinds = ["road_fight", "fight", "breach", "conquest", "claimed", "claim_failed", "order_failed",
+      "build_failed", "train_failed", "sabotaged", "starvation", "cards_drawn"];
+    const lines = list.filter((e) => e && kinds.includes(e.kind));
+    setFought({ turn: resolved.turn, fields: [...fields], lines });
   }, [events]);
   const phase = view && view.phase;
   const turn = view && view.turn;
@@ -668,6 +671,8 @@ export default function Board(props) {
           deciding_me=${deciding_me} />`}
       </div>
       <div class="mt-below">
+        ${fought.turn !== null && (turn === fought.turn + 1 || phase === "over") && html`
+          <${LastTurnPanel} turn=${fought.turn} lines=${fought.lines || []} ctx=${ctx} />`}
         <${SeatsPanel} view=${view} ctx=${ctx} deciding=${deciding} />
         <${Legend} seats=${view.seats || []} ctx=${ctx} />
       </div>
@@ -907,6 +912,14 @@ function BankPanel({ me, orders, play, explain, deciding_me }) {
             onClick=${() => (order ? play(order) : explain(text))}>→</button></td>`;
         })}</tr>`)}</tbody>
     </table>
+  </section>`;
+}
+
+function LastTurnPanel({ turn, lines, ctx }) {
+  return html`<section class="mt-panel" aria-label=${`Turn ${turn}: fights and what failed`} data-testid="maiterra-last-turn">
+    <h4>Turn ${turn} resolved</h4>
+    ${lines.length ? html`<ul class="mt-lines">${lines.map((e) => html`<li>${describeEvent(e, ctx)}</li>`)}</ul>`
+      : html`<p class="mt-small">No fights, conquests or failed orders.</p>`}
   </section>`;
 }
 

@@ -413,3 +413,24 @@ def test_every_kind_of_order_is_reachable_by_clicking(page: Page) -> None:
         "sell",
     } <= kinds
     assert {"playspeedup", "playsabotage", "playprospect", "playlucky_strike", "playrally"} <= kinds
+
+
+def test_four_seats_in_teams_are_drawn(page: Page) -> None:
+    """A 5 x 5 Lakeland at four seats: every field and lake drawn, each team scored once
+    against its target, every seat listed with its standing."""
+    game = load_game("maiterra", seats=4, options={"teams": "1212"})
+    state = game.new_initial_state(seed=3)
+    pick = random.Random(3)
+    while state.view(0)["phase"] != "plan" or state.view(0)["turn"] < 3:
+        seat = state.deciding_seats()[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    view = state.view(0)
+    legal = [{"id": a, "text": game.format_action(a)} for a in state.legal_actions(0)]
+    page.goto("/")
+    page.evaluate(HARNESS, {"view": view, "legal": legal})
+    assert page.locator(".mt-field").count() == len(view["board"]) == 22
+    assert page.locator(".mt-lake").count() == 3
+    bars = page.locator(".mt-scorebar")
+    expect(bars).to_have_count(2)
+    expect(bars.first).to_contain_text("/ 26")
+    expect(page.locator(".mt-seat")).to_have_count(4)

@@ -305,7 +305,7 @@ def _positions() -> list[Any]:
         state.apply(seat, pick.choice(state.legal_actions(seat)))
         if state.view(0)["phase"] == "draft" and 0 in state.deciding_seats() and len(found) == 1:
             found.append(state.clone())
-    data = game.position_json(state)
+    data = state.to_json()
     home = sorted(data["armies"][0])[0]
     data["armies"][0][home] = [3, 2]
     # A free land field beside it becomes ours too, so the stack may pull back there.

@@ -105,3 +105,5 @@ def test_a_solo_match_of_each_game_is_played_by_keyboard(page: Page, game: str) 
     )
     expect(page.get_by_test_id("event-log").locator("li[data-version]").first).to_be_visible()
     expect(page.get_by_test_id("message")).to_be_empty()
+    # The focus stays in the actions while the bots answer: the next move is typed at once.
+    expect(page.get_by_label("Play by notation")).to_be_focused()

@@ -57,12 +57,36 @@ function Players({ frame, options, palette }) {
   </section>`;
 }
 
+// How the person last acted: the focus follows the actions only for keyboard use (a phone's
+// on-screen keyboard should not pop up by itself).
+let lastInput = "pointer";
+addEventListener("keydown", () => { lastInput = "keyboard"; }, true);
+addEventListener("pointerdown", () => { lastInput = "pointer"; }, true);
+
 // The generic legal-action list: a notation input (Enter plays it) filtering the buttons.
 function LegalActions({ legal, submit, readonly, over }) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const query = text.trim().toLowerCase();
   const shown = query ? legal.filter((a) => a.text.toLowerCase().includes(query)) : legal;
+  const panel = useRef(null);
+  // A keyboard user working in the actions keeps the focus there while the list changes
+  // under it (a button played and gone, the box gone while others decide, back again).
+  const focused = useRef(false);
+  useEffect(() => {
+    const here = panel.current;
+    if (!here || !focused.current || lastInput !== "keyboard") return;
+    const active = document.activeElement;
+    if (active !== here && here.contains(active)) return;
+    const box = document.getElementById("notation");
+    if (box) box.focus({ preventScroll: true });
+    else if (active !== here) here.focus({ preventScroll: true });
+  });
+  const onFocusIn = () => { focused.current = true; };
+  const onFocusOut = (event) => {
+    // Leaving for another part of the page (not for nothing: an element removed under it).
+    if (event.relatedTarget && !panel.current.contains(event.relatedTarget)) focused.current = false;
+  };
   const play = async (action) => {
     setBusy(true);
     const result = await submit(action);
@@ -78,7 +102,8 @@ function LegalActions({ legal, submit, readonly, over }) {
     else play(text.trim());
   };
   const LIMIT = 60;
-  return html`<section class="panel legal-panel" aria-label="Legal actions">
+  return html`<section class="panel legal-panel" aria-label="Legal actions" ref=${panel} tabindex="-1"
+      onfocusin=${onFocusIn} onfocusout=${onFocusOut}>
     <h3>Your actions ${legal.length ? html`<small>(${legal.length})</small>` : ""}</h3>
     ${over ? html`<p>The match is over.</p>` : readonly ? html`<p>You are watching.</p>` : legal.length === 0 ? html`<p>Nothing to decide now.</p>` : html`
       <form class="notation" onSubmit=${onSubmit}>

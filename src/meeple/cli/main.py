@@ -423,19 +423,56 @@ def arena(  # noqa: PLR0917 (typer: one parameter per option)
 
 
 @app.command()
-def bench(
+def bench(  # noqa: PLR0917 (typer: one parameter per option)
     game: Annotated[str | None, typer.Option(help="One game; every game if unset.")] = None,
-    seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per game.")] = 3.0,
+    seconds: Annotated[
+        float, typer.Option(min=0.0, help="Seconds per game (--compare: per loop and round).")
+    ] = 3.0,
     seats: Annotated[
         int | None, typer.Option(help="Seats per match (each game's least if unset).")
     ] = None,
     option: OptionEntries = None,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="Our games beside OpenSpiel's tic-tac-toe and connect four, interleaved, "
+            "each as a share of OpenSpiel's C++ tic-tac-toe, with the speed goals.",
+        ),
+    ] = False,
+    mcts: Annotated[
+        bool,
+        typer.Option(
+            "--mcts",
+            help="Our MCTS iterations/s against OpenSpiel's MCTSBot through the adapter "
+            "(--game, default maatatahay); --head-to-head N also plays them.",
+        ),
+    ] = False,
+    rounds: Annotated[
+        int, typer.Option(min=1, help="--compare, --mcts: rounds, interleaved; medians.")
+    ] = 3,
+    head_to_head: Annotated[
+        int, typer.Option(min=0, help="--mcts: matches against MCTSBot, in pairs (0: none).")
+    ] = 0,
+    move_seconds: Annotated[
+        float, typer.Option(min=0.0, help="--head-to-head: wall-clock seconds a move, each.")
+    ] = 0.2,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="--compare, --mcts: print the report as JSON.")
+    ] = False,
 ) -> None:
     """Random full games per second, per game, single process; prints JSON.
 
     With --seats and no --game, only the games that seat that many are timed;
-    --option needs --game.
+    --option needs --game. --compare and --mcts time ours against OpenSpiel in the same
+    run (docs/workers.md), so a reader on any machine can judge the figures.
     """
+    if compare or mcts:
+        _bench_against_openspiel(
+            game, seconds, rounds, compare=compare, mcts=mcts, games=head_to_head,
+            move_seconds=move_seconds, as_json=as_json,
+        )  # fmt: skip
+        return
     if game:
         games = [parse_options(game, seats, option or [])]
     elif option:
@@ -452,6 +489,39 @@ def bench(
             results.append(run_bench(configured, seconds).to_json())
             progress.advance(task)
     typer.echo(json.dumps(results, indent=2))
+
+
+def _bench_against_openspiel(
+    game: str | None,
+    seconds: float,
+    rounds: int,
+    *,
+    compare: bool,
+    mcts: bool,
+    games: int,
+    move_seconds: float,
+    as_json: bool,
+) -> None:
+    """``bench --compare`` and ``bench --mcts``: the reports, as text or JSON."""
+    from meeple.cli.research import (  # noqa: PLC0415
+        bench_compare,
+        bench_mcts,
+        compare_text,
+        mcts_text,
+    )
+
+    name = open_game(game or "maatatahay").info.name
+    reports: dict[str, object] = {}
+    texts = []
+    if compare:
+        report = bench_compare(seconds, rounds)
+        reports["compare"] = report
+        texts.append(compare_text(report))
+    if mcts:
+        report = bench_mcts(name, seconds, rounds, games, move_seconds)
+        reports["mcts"] = report
+        texts.append(mcts_text(report))
+    typer.echo(json.dumps(reports, indent=2) if as_json else "\n".join(texts))
 
 
 @app.command("games")

@@ -1,5 +1,5 @@
 """The research commands: ``meeple bench-adapters``, ``meeple adapter-floor``, ``meeple
-vs-openspiel`` and ``meeple search-speed``.
+vs-openspiel`` and ``meeple search-speed``, and ``meeple bench --compare`` / ``--mcts``.
 
 The first three measure the research adapters (OpenSpiel, PettingZoo, Gymnasium) and play
 our search against OpenSpiel's, so they need the research extras; the modules that do the work
@@ -11,9 +11,11 @@ the other commands work without them.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from importlib.util import find_spec
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -21,6 +23,7 @@ from rich.progress import Progress
 
 from meeple.cli.arena import search_speed as measure_search_speed
 from meeple.cli.common import fail, open_game, parse_options, progress_bar
+from meeple.cli.selfplay import Loop, compare, goals, our_loops
 from meeple.core import registered
 
 EXTRAS_HINT = "pip install 'meeple[research]'"
@@ -186,3 +189,113 @@ def search_speed(
         return
     for row in rates:
         typer.echo(f"{row['game']}: {row['iterations_per_second']:,} iterations a second")
+
+
+# -- meeple bench --compare and --mcts ----------------------------------------------------------
+
+
+def _machine() -> dict[str, Any]:
+    """What else the machine was doing: the figures are only comparable within one run."""
+    return {"cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2)}
+
+
+def bench_compare(seconds: float, rounds: int) -> dict[str, Any]:
+    """Our games' random loops beside OpenSpiel's (when installed), interleaved; medians,
+    each as a share of OpenSpiel's C++ tic-tac-toe, and issue 20's goals."""
+    loops: list[Loop] = our_loops()
+    reference = None
+    if find_spec("pyspiel") is not None:
+        from meeple.cli import vs_openspiel  # noqa: PLC0415 (optional extras)
+
+        reference = vs_openspiel.CPP_TIC_TAC_TOE
+        loops += [Loop(*entry) for entry in vs_openspiel.reference_playouts()]
+    progress = progress_bar("{task.description}", transient=True)
+    with progress:
+        task = progress.add_task("bench --compare", total=rounds * len(loops))
+
+        def advance(label: str) -> None:
+            progress.update(task, description=f"bench --compare: {escape(label)}", advance=1)
+
+        rows = compare(loops, seconds, rounds=rounds, reference=reference, on_timed=advance)
+    return {
+        "rounds": rounds,
+        "seconds": seconds,
+        **_machine(),
+        "reference": reference,
+        "loops": [row.to_json() for row in rows],
+        "goals": [goal.to_json() for goal in goals(rows)],
+    }
+
+
+def compare_text(report: dict[str, Any]) -> str:
+    """The comparison as lines: every loop with its share of the reference, then the goals."""
+    reference = report["reference"]
+    rounds = report["rounds"]
+    out = [
+        f"bench --compare: {report['seconds']:g} s a loop, {rounds} round"
+        f"{'s' if rounds != 1 else ''} interleaved, medians; {report['cpus']} cores, "
+        f"load average {report['load_average_1min']:g}"
+    ]
+    if reference is None:
+        out.append(f"OpenSpiel is not installed ({EXTRAS_HINT}): no reference to compare with")
+    for row in report["loops"]:
+        actions = row["actions_per_second"]
+        line = f"{row['loop']}: {row['games_per_second']:,.0f} games/s"
+        if actions is not None:
+            line += f" ({actions:,.0f} actions/s)"
+        if row["pct_of_reference"] is not None:
+            line += f", {row['pct_of_reference']:.3g} % of {reference}"
+        out.append(line)
+    for goal in report["goals"]:
+        pct = goal["pct"]
+        verdict = {True: "met", False: "not met", None: "not measured"}[goal["met"]]
+        reached = "" if pct is None else f"{pct:.3g} %: "
+        out.append(f"goal {goal['loop']} >= {goal['goal_pct']:g} %: {reached}{verdict}")
+    return "\n".join(out)
+
+
+def bench_mcts(
+    name: str, seconds: float, rounds: int, games: int, move_seconds: float
+) -> dict[str, Any]:
+    """Our MCTS against OpenSpiel's MCTSBot on ``name`` through the adapter: iterations a
+    second, interleaved, and with ``games`` > 0 a head-to-head at equal wall clock a move."""
+    with _research_extras():
+        from meeple.cli import vs_openspiel  # noqa: PLC0415 (optional extras)
+
+        progress = _progress(f"bench --mcts {name}")
+        with progress:
+            task = progress.add_task("rounds, matches", total=rounds + games)
+            report: dict[str, Any] = {
+                **_machine(),
+                "speed": vs_openspiel.mcts_speed(
+                    name, seconds, rounds=rounds, on_round=lambda _: progress.advance(task)
+                ),
+            }
+            if games:
+                report["head_to_head"] = vs_openspiel.head_to_head(
+                    name,
+                    games,
+                    move_seconds,
+                    on_match=lambda _index, _score: progress.advance(task),
+                )
+    return report
+
+
+def mcts_text(report: dict[str, Any]) -> str:
+    speed = report["speed"]
+    out = [
+        f"bench --mcts {speed['game']}: our MCTS {speed['meeple_iterations_per_second']:,.0f} "
+        f"iterations/s, OpenSpiel's MCTSBot {speed['openspiel_iterations_per_second']:,.0f}: "
+        f"{speed['speed_ratio']}x ({speed['rounds']} round{'s' if speed['rounds'] != 1 else ''} "
+        "interleaved, medians; "
+        f"{report['cpus']} cores, load average {report['load_average_1min']:g})"
+    ]
+    match = report.get("head_to_head")
+    if match:
+        low, high = match["wilson95_pct"]
+        out.append(
+            f"head-to-head: mcts-expert scored {match['meeple_score']:g} of {match['games']} "
+            f"({match['meeple_score_pct']} %, Wilson 95 % {low}-{high} %) against MCTSBot, "
+            f"both searching {match['seconds_per_move']:g} s of wall clock a move"
+        )
+    return "\n".join(out)

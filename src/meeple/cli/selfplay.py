@@ -1,10 +1,12 @@
-"""Bot-against-bot matches and random playouts: ``meeple selfplay`` and ``meeple bench``."""
+"""Bot-against-bot matches and random playouts: ``meeple selfplay`` and ``meeple bench``
+(with ``--compare``: our games beside OpenSpiel's, interleaved, in one run)."""
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,15 +119,137 @@ def random_playout(game: Game, seed: int, rng: random.Random) -> int:
         length += 1
 
 
-def bench(game: Game, seconds: float, seed: int = 0) -> BenchResult:
-    """As many random playouts as fit in ``seconds`` (at least one), single process."""
-    rng = random.Random(seed)
+def timed(label: str, playout: Callable[[], int], seconds: float) -> BenchResult:
+    """As many calls of ``playout`` (one game; returns its actions) as fit in ``seconds``,
+    at least one."""
     games = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        actions += random_playout(game, rng.getrandbits(64), rng)
+        actions += playout()
         games += 1
         now = time.perf_counter()
         if now >= deadline:
-            return BenchResult(game.id, games, actions, now - start)
+            return BenchResult(label, games, actions, now - start)
+
+
+def bench(game: Game, seconds: float, seed: int = 0) -> BenchResult:
+    """As many random playouts as fit in ``seconds`` (at least one), single process."""
+    rng = random.Random(seed)
+    return timed(game.id, lambda: random_playout(game, rng.getrandbits(64), rng), seconds)
+
+
+# -- meeple bench --compare ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One random-game loop of ``bench --compare``: ``playout`` plays a game and returns its
+    actions (0 where the loop cannot count them: ``counts_actions`` False)."""
+
+    label: str
+    playout: Callable[[], int]
+    counts_actions: bool = True
+
+
+COMPARED = (("maatatahay", None), ("manafields", None), ("maiterra", 2), ("maiterra", 4))
+"""Our loops of ``bench --compare``: (game, seats; None for the game's least)."""
+
+GOALS = {"maatatahay": 4.5, "manafields": 0.45, "maiterra 4 seats": 0.09}
+"""Issue 20's goals: a loop's games a second as a share (%) of OpenSpiel's C++ tic-tac-toe's
+(5,000, 500 and 100 games a second on the 2-core machine the issue measured on)."""
+
+
+def our_loops() -> list[Loop]:
+    """Our games' random loops (:func:`random_playout`), each with its own seeded RNG."""
+    loops = []
+    for name, seats in COMPARED:
+        game = load_game(name, seats=seats)
+        rng = random.Random(0)
+        label = name if seats is None else f"{name} {seats} seats"
+
+        def play(game: Game = game, rng: random.Random = rng) -> int:
+            return random_playout(game, rng.getrandbits(64), rng)
+
+        loops.append(Loop(label, play))
+    return loops
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A loop's medians over the rounds, and its share (%) of the reference's games/s."""
+
+    loop: str
+    games_per_second: float
+    actions_per_second: float | None
+    rounds: tuple[float, ...]
+    pct_of_reference: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "loop": self.loop,
+            "games_per_second": round(self.games_per_second, 1),
+            "actions_per_second": None
+            if self.actions_per_second is None
+            else round(self.actions_per_second, 1),
+            "rounds_games_per_second": [round(rate, 1) for rate in self.rounds],
+            "pct_of_reference": None
+            if self.pct_of_reference is None
+            else round(self.pct_of_reference, 4),
+        }
+
+
+def compare(
+    loops: Sequence[Loop],
+    seconds: float,
+    *,
+    rounds: int = 3,
+    reference: str | None = None,
+    on_timed: Callable[[str], None] | None = None,
+) -> list[Compared]:
+    """Time every loop ``seconds`` per round, the loops interleaved round after round; each
+    loop's median games (and actions) a second, as a share (%) of the ``reference`` loop's
+    games a second. ``on_timed`` hears each timing."""
+    runs: dict[str, list[BenchResult]] = {loop.label: [] for loop in loops}
+    for _ in range(rounds):
+        for loop in loops:
+            runs[loop.label].append(timed(loop.label, loop.playout, seconds))
+            if on_timed is not None:
+                on_timed(loop.label)
+    medians = {}
+    for loop in loops:
+        rates = tuple(run.games / run.seconds for run in runs[loop.label])
+        actions = statistics.median(run.actions / run.seconds for run in runs[loop.label])
+        medians[loop.label] = (
+            statistics.median(rates),
+            actions if loop.counts_actions else None,
+            rates,
+        )
+    base = medians[reference][0] if reference in medians else None
+    return [
+        Compared(label, games, actions, rates, 100 * games / base if base else None)
+        for label, (games, actions, rates) in medians.items()
+    ]
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One of :data:`GOALS`, against what a comparison measured (None: no reference)."""
+
+    loop: str
+    goal_pct: float
+    pct: float | None
+
+    @property
+    def met(self) -> bool | None:
+        return None if self.pct is None else self.pct >= self.goal_pct
+
+    def to_json(self) -> dict[str, Any]:
+        pct = None if self.pct is None else round(self.pct, 4)
+        return {"loop": self.loop, "goal_pct": self.goal_pct, "pct": pct, "met": self.met}
+
+
+def goals(rows: Sequence[Compared]) -> list[Goal]:
+    """Every goal of :data:`GOALS` with the share its loop reached."""
+    shares = {row.loop: row.pct_of_reference for row in rows}
+    return [Goal(label, goal, shares.get(label)) for label, goal in GOALS.items()]

@@ -434,3 +434,21 @@ def test_four_seats_in_teams_are_drawn(page: Page) -> None:
     expect(bars).to_have_count(2)
     expect(bars.first).to_contain_text("/ 26")
     expect(page.locator(".mt-seat")).to_have_count(4)
+
+
+def test_the_end_of_a_match_says_who_won(page: Page) -> None:
+    game = load_game("maiterra", seats=2)
+    state = game.new_initial_state(seed=9)
+    pick = random.Random(9)
+    while not state.is_terminal():
+        seat = state.deciding_seats()[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    view = state.view(0)
+    page.goto("/")
+    page.evaluate(HARNESS, {"view": view, "legal": []})
+    expect(board(page)).to_have_attribute("data-phase", "over")
+    winner = ["Ana", "Bo"][view["outcome"]["winners"][0]]
+    expect(page.get_by_test_id("maiterra-result")).to_contain_text(f"{winner} won")
+    expect(page.get_by_test_id("maiterra-headline")).to_contain_text(f"{winner} won")
+    page.locator(".mt-field").first.click()
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text("The match is over")

@@ -727,6 +727,8 @@ function Legend({ seats, ctx }) {
       <li><svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} label="3" /></svg>
         soldiers (filled) · <svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} filled=${false} label="1" /></svg> cavalry (hollow)</li>
       <li>${BUILDINGS.map((b) => `${BUILDING_LETTERS[b]} ${buildingWord(b)}`).join(" · ")}; a grey double edge is a wall</li>
+      <li>Terrain, also by its pattern: meadow (grass, farms), forest (trees, sawmills), clay (bricks, brickworks),
+        vale (one slot of each); blue waves: a lake, which nobody crosses</li>
       <li>Dashed ring: a field you can click now; ✕ in a circle: fought over or taken last turn</li>
     </ul>
   </details>`;

@@ -240,10 +240,12 @@ export function MatchPage({ matchId, watch }) {
     const info = games.find((g) => g.id === game);
     return info ? info.simultaneous : false;
   }, [games, game]);
+  const noted = useRef(new Set());
   useEffect(() => {
     const left = secondsLeft(deadline);
-    if (left === null) return undefined;
+    if (left === null || noted.current.has(deadline)) return undefined;
     const timer = setTimeout(() => {
+      noted.current.add(deadline);
       setEntries((old) => [...old, { note: TIMEOUT_NOTE[simultaneous ? "simultaneous" : "sequential"], kind: "timeout" }]);
     }, Math.max(0, left * 1000));
     return () => clearTimeout(timer);

@@ -121,7 +121,11 @@ def vs_openspiel(  # noqa: PLR0917 (typer: one parameter per option)
     seconds: Annotated[float, typer.Option(min=0.0, help="Seconds per move, each side.")] = 0.25,
     opponent: Annotated[
         str,
-        typer.Option(help="mcts: OpenSpiel's MCTSBot (sees hidden state); ismcts: ISMCTSBot."),
+        typer.Option(
+            help="mcts: OpenSpiel's MCTSBot (sees hidden state), its simulations a move "
+            "measured first; mcts-clock: MCTSBot searching until the same deadline as ours; "
+            "ismcts: ISMCTSBot."
+        ),
     ] = "mcts",
     first: Annotated[int, typer.Option(min=0, help="Index of the first match.")] = 0,
     as_json: Annotated[
@@ -132,8 +136,8 @@ def vs_openspiel(  # noqa: PLR0917 (typer: one parameter per option)
 
     Played through the OpenSpiel adapter, in pairs of matches on one deal with the seats
     swapped. Needs the OpenSpiel extra."""
-    if opponent not in ("mcts", "ismcts"):
-        raise fail(f"--opponent is mcts or ismcts, not {opponent!r}")
+    if opponent not in ("mcts", "mcts-clock", "ismcts"):
+        raise fail(f"--opponent is mcts, mcts-clock or ismcts, not {opponent!r}")
     name = open_game(game).info.name
     with _research_extras():
         from meeple.cli import vs_openspiel as versus  # noqa: PLC0415 (optional extras)

@@ -116,7 +116,7 @@ def rates(game: pyspiel.Game, seconds: float, kind: str) -> tuple[float, float]:
     for index in range(3):
         state = dealt(game, index)
         start = time.perf_counter()
-        their_bot(game, 100, index, kind).step(state)
+        their_bot(game, 100, index, "mcts" if kind == "mcts-clock" else kind).step(state)
         theirs += 100 / (time.perf_counter() - start)
         meeple_state = state.meeple
         seat = meeple_state.deciding_seats()[0]

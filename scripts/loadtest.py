@@ -137,14 +137,22 @@ async def player(  # noqa: PLR0917 (one client's whole configuration)
     rng = random.Random(seed)
     ws_base = base.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
-        reply = await http.post("/api/guests", json={"display_name": f"load{seed}"})
-        headers = {"Authorization": f"Bearer {reply.json()['token']}"}
+
+        async def post(path: str, body: dict[str, Any], **kw: Any) -> Any:
+            """A POST that succeeds, tried again (and counted) when the server refuses it."""
+            for _ in range(20):
+                reply = await http.post(path, json=body, **kw)
+                if reply.is_success:
+                    return reply.json()
+                tally.errors += 1
+                await asyncio.sleep(0.5)
+            raise RuntimeError(f"{path}: {reply.status_code} {reply.text[:200]}")
+
+        guest = await post("/api/guests", {"display_name": f"load{seed}"})
+        headers = {"Authorization": f"Bearer {guest['token']}"}
         first = True
         while first or time.perf_counter() < clock.until:
-            match = await http.post(
-                "/api/matches/solo", json={"game": game, "bots": bot}, headers=headers
-            )
-            info = match.json()
+            info = await post("/api/matches/solo", {"game": game, "bots": bot}, headers=headers)
             async with websockets.connect(
                 ws_base + info["socket"], additional_headers=headers, compression=None
             ) as ws:
@@ -306,7 +314,12 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         for process in processes.values():
             process.terminate()
-            process.wait(15)
+        for process in processes.values():
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def main() -> None:

@@ -20,6 +20,9 @@ from meeple.server.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
+SQLITE_BUSY_SECONDS = 30.0
+"""How long an SQLite connection waits for another connection's write lock."""
+
 
 def make_engine(settings: Settings) -> AsyncEngine:
     """An async engine for the settings' database; SQLite gets WAL and foreign keys."""
@@ -27,7 +30,9 @@ def make_engine(settings: Settings) -> AsyncEngine:
     if url.get_backend_name() == "sqlite":
         if url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url)
+        # A writer waits up to 30 s for another's write lock (sqlite3's default is 5 s, which
+        # a burst of logins on a busy machine outlasts).
+        engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_pre_ping=True)

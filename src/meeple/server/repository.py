@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from meeple.core import JSON, Seat
+from meeple.server.db import SQLITE_BUSY_SECONDS
 from meeple.server.models import Account, Match, MatchAction, MatchSeat, Token, utcnow
 from meeple.server.store import SeatHolder, StaleWrite, StoredMatch
 
@@ -213,7 +214,10 @@ class _SqliteWriter:
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
             connection = sqlite3.connect(
-                self._path, timeout=30, isolation_level=None, check_same_thread=False
+                self._path,
+                timeout=SQLITE_BUSY_SECONDS,
+                isolation_level=None,
+                check_same_thread=False,
             )
             # As db.py's engine: WAL, and every commit on disk before it returns.
             connection.execute("PRAGMA journal_mode=WAL")

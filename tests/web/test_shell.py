@@ -50,10 +50,19 @@ def test_register_log_out_and_log_in(page: Page) -> None:
 def test_a_solo_match_opens_and_takes_an_action(page: Page) -> None:
     sign_in_as_guest(page)
     start_solo(page, game="maatatahay", seed=3)
-    expect(page.get_by_test_id("version")).to_have_text("0")
-    # A solo match shows the hint panel (analysis.js) next to the board.
+    expect(page.get_by_test_id("version")).to_be_visible()
+    # A solo match shows the hint panel (analysis.js) next to the board, and no clock.
     expect(page.get_by_test_id("hint-panel")).to_be_visible()
     expect(page.get_by_test_id("clock")).to_contain_text("none")
+    # The bot may move first; then the person's actions show and one is played.
+    first = page.get_by_role("list", name="Legal actions list").get_by_role("button").first
+    expect(first).to_be_visible()
+    before = int(page.get_by_test_id("version").inner_text())
+    first.click()
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=version]').textContent) > v",
+        arg=before,
+    )
 
 
 def test_the_end_of_a_match_offers_the_record_a_replay_and_a_rematch(page: Page) -> None:

@@ -9,10 +9,13 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from meeple.cli.main import app
-from meeple.cli.selfplay import GOALS, Loop, compare, goals
+from meeple.cli.selfplay import Loop, compare, goals, parse_goal
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
 REFERENCE = "OpenSpiel tic-tac-toe (C++ loop)"
+GOALS = {"maatatahay": 4.5, "manafields": 0.45, "maiterra 4 seats": 0.09}
+"""Issue 20's goals, as docs/workers.md gives them to --goal."""
+GOAL_ARGS = [arg for loop, pct in GOALS.items() for arg in ("--goal", f"{loop}={pct:g}")]
 
 
 def invoke(*args: str) -> Result:
@@ -26,13 +29,18 @@ def test_compare_takes_medians_and_shares_of_the_reference() -> None:
     assert all(len(row.rounds) == 3 for row in rows)
     assert rows[1].pct_of_reference == pytest.approx(100.0)
     assert rows[1].actions_per_second is None and rows[0].actions_per_second is not None
-    assert [goal.loop for goal in goals(rows)] == list(GOALS)
-    assert all(goal.met is None for goal in goals(rows))  # none of the goals' loops was timed
+    wanted = [parse_goal(f"{loop}={pct:g}") for loop, pct in GOALS.items()]
+    assert wanted == list(GOALS.items())
+    assert [goal.loop for goal in goals(rows, wanted)] == list(GOALS)
+    assert all(goal.met is None for goal in goals(rows, wanted))  # none of them was timed
+    assert goals(rows, [("a", 1e-9)])[0].met is True
+    with pytest.raises(ValueError, match="--goal is LOOP=PERCENT"):
+        parse_goal("maatatahay")
 
 
 def test_bench_compare_prints_every_loop_with_its_share_of_cpp_tic_tac_toe() -> None:
     pytest.importorskip("pyspiel")
-    result = invoke("bench", "--compare", "--seconds", "0.01", "--rounds", "1")
+    result = invoke("bench", "--compare", "--seconds", "0.01", "--rounds", "1", *GOAL_ARGS)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("bench --compare: 0.01 s a loop, 1 round interleaved, medians")
@@ -48,7 +56,7 @@ def test_bench_compare_prints_every_loop_with_its_share_of_cpp_tic_tac_toe() -> 
 
 def test_bench_compare_as_json() -> None:
     pytest.importorskip("pyspiel")
-    result = invoke("bench", "--compare", "--seconds", "0", "--rounds", "2", "--json")
+    result = invoke("bench", "--compare", "--seconds", "0", "--rounds", "2", "--json", *GOAL_ARGS)
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)["compare"]
     assert report["reference"] == REFERENCE and report["rounds"] == 2
@@ -94,3 +102,9 @@ def test_bench_mcts_plays_a_head_to_head_in_pairs() -> None:
     assert result.exit_code == 0, result.output
     assert "against MCTSBot, both searching 0.01 s of wall clock a move" in result.stdout
     assert "Wilson 95 %" in result.stdout
+
+
+def test_bench_mcts_refuses_a_game_that_plans_simultaneously() -> None:
+    result = runner.invoke(app, ["bench", "--mcts", "--game", "maiterra"])
+    assert result.exit_code == 2
+    assert "plans simultaneously" in result.output

@@ -54,7 +54,7 @@ from meeple.cli.play import (
 from meeple.cli.render import render_view
 from meeple.cli.research import adapter_floor, bench_adapters, search_speed, vs_openspiel
 from meeple.cli.selfplay import bench as run_bench
-from meeple.cli.selfplay import bots_for_seats, play_selfplay_job, selfplay_jobs
+from meeple.cli.selfplay import bots_for_seats, parse_goal, play_selfplay_job, selfplay_jobs
 from meeple.cli.serve import lan, serve
 from meeple.cli.tune import tune
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
@@ -445,7 +445,8 @@ def bench(  # noqa: PLR0917 (typer: one parameter per option)
         typer.Option(
             "--mcts",
             help="Our MCTS iterations/s against OpenSpiel's MCTSBot through the adapter "
-            "(--game, default maatatahay); --head-to-head N also plays them.",
+            "(--game; default: the first game that takes turns); --head-to-head N also "
+            "plays them.",
         ),
     ] = False,
     rounds: Annotated[
@@ -457,6 +458,13 @@ def bench(  # noqa: PLR0917 (typer: one parameter per option)
     move_seconds: Annotated[
         float, typer.Option(min=0.0, help="--head-to-head: wall-clock seconds a move, each.")
     ] = 0.2,
+    goal: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="--compare: LOOP=PERCENT, a loop's goal as a share of OpenSpiel's C++ "
+            "tic-tac-toe, reported met or not (repeatable; docs/workers.md has the issue's)."
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="--compare, --mcts: print the report as JSON.")
     ] = False,
@@ -468,9 +476,13 @@ def bench(  # noqa: PLR0917 (typer: one parameter per option)
     run (docs/workers.md), so a reader on any machine can judge the figures.
     """
     if compare or mcts:
+        try:
+            wanted = [parse_goal(text) for text in goal or []]
+        except ValueError as error:
+            raise fail(str(error)) from error
         _bench_against_openspiel(
             game, seconds, rounds, compare=compare, mcts=mcts, games=head_to_head,
-            move_seconds=move_seconds, as_json=as_json,
+            move_seconds=move_seconds, as_json=as_json, wanted=wanted,
         )  # fmt: skip
         return
     if game:
@@ -501,6 +513,7 @@ def _bench_against_openspiel(
     games: int,
     move_seconds: float,
     as_json: bool,
+    wanted: list[tuple[str, float]],
 ) -> None:
     """``bench --compare`` and ``bench --mcts``: the reports, as text or JSON."""
     from meeple.cli.research import (  # noqa: PLC0415
@@ -510,11 +523,16 @@ def _bench_against_openspiel(
         mcts_text,
     )
 
-    name = open_game(game or "maatatahay").info.name
+    if game is None:
+        game = next(info.name for info in registered() if not info.simultaneous)
+    info = open_game(game).info
+    if mcts and info.simultaneous:
+        raise fail(f"--mcts searches a game that takes turns; {info.name} plans simultaneously")
+    name = info.name
     reports: dict[str, object] = {}
     texts = []
     if compare:
-        report = bench_compare(seconds, rounds)
+        report = bench_compare(seconds, rounds, wanted)
         reports["compare"] = report
         texts.append(compare_text(report))
     if mcts:

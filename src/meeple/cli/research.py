@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Annotated, Any
@@ -203,9 +203,11 @@ def _machine() -> dict[str, Any]:
     return {"cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2)}
 
 
-def bench_compare(seconds: float, rounds: int) -> dict[str, Any]:
+def bench_compare(
+    seconds: float, rounds: int, wanted: Sequence[tuple[str, float]] = ()
+) -> dict[str, Any]:
     """Our games' random loops beside OpenSpiel's (when installed), interleaved; medians,
-    each as a share of OpenSpiel's C++ tic-tac-toe, and issue 20's goals."""
+    each as a share of OpenSpiel's C++ tic-tac-toe, and the ``wanted`` goals (loop, %)."""
     loops: list[Loop] = our_loops()
     reference = None
     if find_spec("pyspiel") is not None:
@@ -227,7 +229,7 @@ def bench_compare(seconds: float, rounds: int) -> dict[str, Any]:
         **_machine(),
         "reference": reference,
         "loops": [row.to_json() for row in rows],
-        "goals": [goal.to_json() for goal in goals(rows)],
+        "goals": [goal.to_json() for goal in goals(rows, wanted)],
     }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.ai import make_bot
-from meeple.core import MatchRecord, load_game, mix_seed
+from meeple.core import MatchRecord, load_game, mix_seed, registered
 from meeple.core.game import Game
 
 SEED_MASK = (1 << 53) - 1
@@ -152,26 +152,23 @@ class Loop:
     counts_actions: bool = True
 
 
-COMPARED = (("maatatahay", None), ("manafields", None), ("maiterra", 2), ("maiterra", 4))
-"""Our loops of ``bench --compare``: (game, seats; None for the game's least)."""
-
-GOALS = {"maatatahay": 4.5, "manafields": 0.45, "maiterra 4 seats": 0.09}
-"""Issue 20's goals: a loop's games a second as a share (%) of OpenSpiel's C++ tic-tac-toe's
-(5,000, 500 and 100 games a second on the 2-core machine the issue measured on)."""
-
-
 def our_loops() -> list[Loop]:
-    """Our games' random loops (:func:`random_playout`), each with its own seeded RNG."""
+    """Our games' random loops (:func:`random_playout`), each with its own seeded RNG: every
+    registered game (its newest rules) at its least seats, and at its most where they differ."""
     loops = []
-    for name, seats in COMPARED:
-        game = load_game(name, seats=seats)
-        rng = random.Random(0)
-        label = name if seats is None else f"{name} {seats} seats"
+    names = list(dict.fromkeys(info.name for info in registered()))
+    for name in names:
+        info = load_game(name).info
+        counts = [None] if info.min_seats == info.max_seats else [info.min_seats, info.max_seats]
+        for seats in counts:
+            game = load_game(name, seats=seats)
+            rng = random.Random(0)
+            label = name if seats is None else f"{name} {seats} seats"
 
-        def play(game: Game = game, rng: random.Random = rng) -> int:
-            return random_playout(game, rng.getrandbits(64), rng)
+            def play(game: Game = game, rng: random.Random = rng) -> int:
+                return random_playout(game, rng.getrandbits(64), rng)
 
-        loops.append(Loop(label, play))
+            loops.append(Loop(label, play))
     return loops
 
 
@@ -234,7 +231,8 @@ def compare(
 
 @dataclass(frozen=True)
 class Goal:
-    """One of :data:`GOALS`, against what a comparison measured (None: no reference)."""
+    """A loop's goal as a share (%) of the reference, against what a comparison measured
+    (None: the loop or the reference was not timed)."""
 
     loop: str
     goal_pct: float
@@ -249,7 +247,23 @@ class Goal:
         return {"loop": self.loop, "goal_pct": self.goal_pct, "pct": pct, "met": self.met}
 
 
-def goals(rows: Sequence[Compared]) -> list[Goal]:
-    """Every goal of :data:`GOALS` with the share its loop reached."""
+def parse_goal(text: str) -> tuple[str, float]:
+    """``LOOP=PCT`` (``--goal``), the loop as ``bench --compare`` labels it.
+
+    Raises:
+        ValueError: when the text is not a loop, ``=`` and a number.
+    """
+    loop, sep, value = text.rpartition("=")
+    try:
+        pct = float(value)
+    except ValueError:
+        pct = -1.0
+    if not sep or not loop.strip() or not pct >= 0:
+        raise ValueError(f"--goal is LOOP=PERCENT (a loop of bench --compare), not {text!r}")
+    return loop.strip(), pct
+
+
+def goals(rows: Sequence[Compared], wanted: Sequence[tuple[str, float]]) -> list[Goal]:
+    """Every goal of ``wanted`` (loop, share %) with the share its loop reached."""
     shares = {row.loop: row.pct_of_reference for row in rows}
-    return [Goal(label, goal, shares.get(label)) for label, goal in GOALS.items()]
+    return [Goal(label, goal, shares.get(label)) for label, goal in wanted]

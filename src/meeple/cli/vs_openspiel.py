@@ -208,7 +208,7 @@ def _their_rate(game: pyspiel.Game, state: pyspiel.State, seconds: float, seed: 
 
 
 def mcts_speed(
-    name: str = "maatatahay",
+    name: str,
     seconds: float = 1.0,
     *,
     rounds: int = 3,

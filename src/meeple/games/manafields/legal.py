@@ -15,19 +15,28 @@ from collections.abc import Iterable
 from meeple.core.squaregrid import reach_bits
 from meeple.games.manafields import notation as ids
 from meeple.games.manafields.data import (
+    ARCHERS,
     BIT,
+    BLESS,
     BOARD_MASK,
     DIAG,
     DIST,
+    FRIENDLY_EFFECTS,
+    GENERAL,
+    HEAL,
+    HEIGHT,
+    HERO,
     INFANTRY,
     MAX_SPEED,
     ORTH,
+    RAISE,
     RULES,
     SLOTS,
-    SQUARE_OF_BIT,
     SQUARES,
     STRIDE,
     TERRAIN_MASK,
+    WARD,
+    WIDTH,
 )
 from meeple.games.manafields.position import Position
 
@@ -55,16 +64,17 @@ WINDOW_BITS = tuple(
 )
 """WINDOW_BITS[speed][square]: the squares a Move of ``speed`` from ``square`` can touch."""
 
-_CHUNK = 8
-_CHUNK_MASK = (1 << _CHUNK) - 1
+_ROW_MASK = (1 << WIDTH) - 1
 _CACHE_LIMIT = 1 << 17
 _moves: dict[int, tuple[int, ...]] = {}
 """Move ids by (free squares in reach, unit slot, square, speed), packed into one int."""
-_chunk_ids: list[list[tuple[int, ...] | None]] = [
-    [None] * (((len(SQUARE_OF_BIT) + _CHUNK - 1) // _CHUNK) << _CHUNK) for _ in range(SLOTS)
-]
-"""_chunk_ids[slot][chunk << 8 | byte]: the Move ids to the squares of that byte's bits."""
+_row_ids: list[list[tuple[int, ...] | None]] = [[None] * (HEIGHT << WIDTH) for _ in range(SLOTS)]
+"""_row_ids[slot][row << WIDTH | bits]: the Move ids to that row's squares of ``bits``."""
 _KEY_SHIFT = (SLOTS * SQUARES * (MAX_SPEED + 1)).bit_length()
+_SPEED_KEYS = MAX_SPEED + 1
+_SLOT_RANGE = range(SLOTS)
+BIT_MASK = tuple(1 << BIT[s] for s in range(SQUARES))
+"""BIT_MASK[square]: the bitboard of that square alone."""
 
 
 def reach(start: int, speed: int, free: int) -> int:
@@ -78,72 +88,88 @@ def move_ids(slot: int, start: int, speed: int, free: int) -> tuple[int, ...]:
     ascending. They depend only on the free squares within ``speed`` of the start, so they
     are remembered by those (the memo is emptied when it grows large)."""
     local = free & WINDOW_BITS[speed][start]
-    key = local << _KEY_SHIFT | (slot * SQUARES + start) * (MAX_SPEED + 1) + speed
+    key = local << _KEY_SHIFT | (slot * SQUARES + start) * _SPEED_KEYS + speed
     found = _moves.get(key)
     if found is None:
-        if len(_moves) >= _CACHE_LIMIT:
-            _moves.clear()
-        found = _moves[key] = _ids_of(slot, reach(start, speed, local))
+        found = _remember(key, slot, start, speed, local)
     return found
 
 
-def _ids_of(slot: int, dest: int) -> tuple[int, ...]:
-    """The Move ids of ``slot`` to the squares of ``dest``, a byte of bits at a time."""
-    table = _chunk_ids[slot]
+def _remember(key: int, slot: int, start: int, speed: int, local: int) -> tuple[int, ...]:
+    """A memo miss of :func:`move_ids`: the squares reached, turned into ids and kept."""
+    if len(_moves) >= _CACHE_LIMIT:
+        _moves.clear()
+    origin = BIT[start]
+    dest = reach_bits(origin, speed, local, STRIDE) & ~(1 << origin)
+    # The ids a row at a time (a row's squares are WIDTH consecutive bits of the padded
+    # bitboard), from the first row that holds one.
+    table = _row_ids[slot]
     out: list[int] = []
-    key = 0
+    row = ((dest & -dest).bit_length() - 1) // STRIDE if dest else HEIGHT
+    dest >>= row * STRIDE
+    row <<= WIDTH
     while dest:
-        byte = dest & _CHUNK_MASK
-        if byte:
-            found = table[key | byte]
+        bits = dest & _ROW_MASK
+        if bits:
+            found = table[row | bits]
             if found is None:
-                found = table[key | byte] = _chunk(slot, key | byte)
+                found = table[row | bits] = _row(slot, row | bits)
             out += found
-        dest >>= _CHUNK
-        key += 1 << _CHUNK
-    return tuple(out)
+        dest >>= STRIDE
+        row += 1 << WIDTH
+    found = _moves[key] = tuple(out)
+    return found
 
 
-def _chunk(slot: int, key: int) -> tuple[int, ...]:
-    first = (key >> _CHUNK) * _CHUNK
-    byte = key & _CHUNK_MASK
-    return tuple(
-        ids.move_action(slot, SQUARE_OF_BIT[first + b]) for b in range(_CHUNK) if byte >> b & 1
-    )
+def _row(slot: int, key: int) -> tuple[int, ...]:
+    first = (key >> WIDTH) * WIDTH
+    bits = key & _ROW_MASK
+    return tuple(ids.move_action(slot, first + c) for c in range(WIDTH) if bits >> c & 1)
 
 
 def legal_orders(state: Position, seat: int) -> list[int]:
-    """Every legal action of the active ``seat`` outside a Faction Ability's picks."""
+    """Every legal action of the active ``seat`` outside a Faction Ability's picks.
+
+    The cost checks, shooting and ability targets of the rules' methods are inlined here
+    over the seat's own and its enemies' living units (both ascending), which keeps the
+    ids in the order those methods give them.
+    """
     out = [ids.END]
     if state.faction_ready(seat):
         out.append(ids.FACTION)
     hp, owner, pos, unit = state.hp, state.owner, state.pos, state.unit
-    mine = []
+    living = [slot for slot in _SLOT_RANGE if hp[slot] > 0]
+    mine = [slot for slot in living if owner[slot] == seat]
+    theirs = [slot for slot in living if owner[slot] != seat]
     enemies = near = 0
-    for slot in range(SLOTS):
-        if hp[slot] > 0:
-            if owner[slot] == seat:
-                mine.append(slot)
-            else:
-                enemies |= 1 << BIT[pos[slot]]
-                near |= NEAR_BITS[pos[slot]]
+    for slot in theirs:
+        square = pos[slot]
+        enemies |= BIT_MASK[square]
+        near |= NEAR_BITS[square]
     op = state.op
     free = OPEN_MASK & ~state.occupied
     ordered, elf_free = state.ordered, state.elf_free
     orders = state.game.rules.orders
     move_cost, adjacent_cost = orders["move"], orders["move_from_adjacent"]
+    moves, window = _moves, WINDOW_BITS
     for slot in mine:
         square = pos[slot]
         if slot == elf_free:
             cost = 0
         elif ORTH_BITS[square] & enemies:
             cost = adjacent_cost
-        elif not ordered[slot] and not near >> BIT[square] & 1:
+        elif not ordered[slot] and not near & BIT_MASK[square]:
             cost = 0
         else:
             cost = move_cost
         if cost <= op:
-            out += move_ids(slot, square, unit[slot].speed, free)
+            speed = unit[slot].speed
+            local = free & window[speed][square]
+            key = local << _KEY_SHIFT | (slot * SQUARES + square) * _SPEED_KEYS + speed
+            found = moves.get(key)
+            if found is None:
+                found = _remember(key, slot, square, speed, local)
+            out += found
     if state.fight_cost() <= op:
         fought, moved = state.fought, state.moved
         for slot in mine:
@@ -154,17 +180,60 @@ def legal_orders(state: Position, seat: int) -> list[int]:
             ):
                 base = ids.FIGHT + slot * SLOTS
                 out += [base + target for target in state.fight_targets(slot)]
-    shot = state.shot
-    for slot in mine:
-        if unit[slot].range and not shot[slot] and state.shoot_cost(slot) <= op:
+    shot, used = state.shot, state.used_ability
+    shooters = [s for s in mine if unit[s].range and not shot[s]]
+    if shooters:
+        shoot, unmoved = orders["shoot"], orders["archer_shoot_unmoved"]
+        moved = state.moved
+        for slot in shooters:
+            card = unit[slot]
+            cost = unmoved if card.kind == ARCHERS and not moved[slot] else shoot
+            if cost > op or ORTH_BITS[pos[slot]] & enemies:
+                continue
+            row, reach_ = DIST[pos[slot]], card.range
             base = ids.SHOOT + slot * SLOTS
-            out += [base + target for target in state.shoot_targets(slot)]
-    used = state.used_ability
+            out += [
+                base + t
+                for t in theirs
+                if row[pos[t]] <= reach_ and not (unit[t].kind <= HERO and _guarded(state, t))
+            ]
+    general = state.general[seat]
+    hero_cost, general_cost = orders["heroic_ability"], orders["general_heroic_ability"]
     for slot in mine:
-        if unit[slot].ability is not None and not used[slot] and state.ability_cost(slot) <= op:
+        card = unit[slot]
+        ability = card.ability
+        if ability is not None and not used[slot]:
+            cost = general_cost if slot == general and card.kind == GENERAL else hero_cost
+            if cost > op:
+                continue
+            effect, reach_, row = ability.effect, ability.range, DIST[pos[slot]]
             base = ids.ABILITY + slot * SLOTS
-            out += [base + target for target in state.ability_targets(slot)]
+            if effect == RAISE:
+                out += [base + t for t in state.ability_targets(slot)]
+            elif effect not in FRIENDLY_EFFECTS:
+                out += [base + t for t in theirs if row[pos[t]] <= reach_]
+            elif effect == HEAL:
+                out += [base + t for t in mine if row[pos[t]] <= reach_ and hp[t] < unit[t].hp]
+            else:
+                done = (
+                    state.warded
+                    if effect == WARD
+                    else state.blessed
+                    if effect == BLESS
+                    else state.inspired
+                )
+                out += [base + t for t in mine if row[pos[t]] <= reach_ and not done[t]]
     return out
+
+
+def _guarded(state: Position, hero: int) -> bool:
+    """An enemy Hero adjacent to one of its own Troops cannot be shot."""
+    seat, occ, owner, unit = state.owner[hero], state.occ, state.owner, state.unit
+    for n in ORTH[state.pos[hero]]:
+        other = occ[n]
+        if other >= 0 and owner[other] == seat and unit[other].is_troop:
+            return True
+    return False
 
 
 __all__ = ["FREE_MOVE_DISTANCE", "NEAR_BITS", "ORTH_BITS", "legal_orders", "move_ids", "reach"]

@@ -56,15 +56,6 @@ from meeple.games.manafields.legal import FREE_MOVE_DISTANCE, legal_orders, reac
 
 OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
 NO_TURN = combat.NO_TURN
-_SCALARS = (
-    "game", "factions", "turn_limit", "general", "occupied", "turn", "active", "op",
-    "frenzy", "fights_issued", "picks", "elf_free", "winner", "reason",
-)  # fmt: skip
-_LISTS = (
-    "unit", "owner", "hp", "pos", "occ", "ordered", "moved", "fought", "shot",
-    "used_ability", "blessed", "inspired", "warded", "last_order", "targeted",
-    "morale", "score", "owed", "rally", "picked",
-)  # fmt: skip
 _PUBLISHED: dict[int, RuleData] = {}
 
 
@@ -585,11 +576,43 @@ class ManafieldsState(State):
         )
 
     def clone(self) -> Self:
+        """A copy to explore: every slot written out (no loop over names), the lists
+        copied, the scalars and the game shared."""
         new = object.__new__(type(self))
-        for name in _SCALARS:
-            object.__setattr__(new, name, getattr(self, name))
-        for name in _LISTS:
-            object.__setattr__(new, name, getattr(self, name)[:])
+        new.game = self.game
+        new.factions = self.factions
+        new.turn_limit = self.turn_limit
+        new.general = self.general
+        new.occupied = self.occupied
+        new.turn = self.turn
+        new.active = self.active
+        new.op = self.op
+        new.frenzy = self.frenzy
+        new.fights_issued = self.fights_issued
+        new.picks = self.picks
+        new.elf_free = self.elf_free
+        new.winner = self.winner
+        new.reason = self.reason
+        new.unit = self.unit[:]
+        new.owner = self.owner[:]
+        new.hp = self.hp[:]
+        new.pos = self.pos[:]
+        new.occ = self.occ[:]
+        new.ordered = self.ordered[:]
+        new.moved = self.moved[:]
+        new.fought = self.fought[:]
+        new.shot = self.shot[:]
+        new.used_ability = self.used_ability[:]
+        new.blessed = self.blessed[:]
+        new.inspired = self.inspired[:]
+        new.warded = self.warded[:]
+        new.last_order = self.last_order[:]
+        new.targeted = self.targeted[:]
+        new.morale = self.morale[:]
+        new.score = self.score[:]
+        new.owed = self.owed[:]
+        new.rally = self.rally[:]
+        new.picked = self.picked[:]
         new.rng = Rng(self.rng.state)
         return new
 

@@ -20,7 +20,7 @@ export function Clock({ deadline, turnSeconds, over }) {
   if (over) return null;
   if (!deadline) {
     return html`<div class="clock off" data-testid="clock">
-      <span class="label">Turn clock</span> <span>${turnSeconds ? "waits (no timed decision now)" : "none"}</span></div>`;
+      <span class="label">Turn clock:</span> <span>${turnSeconds ? "waits (no timed decision now)" : "none"}</span></div>`;
   }
   const left = secondsLeft(deadline, now);
   const total = turnSeconds || Math.max(left, 1);

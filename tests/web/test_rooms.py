@@ -120,6 +120,7 @@ def test_a_match_over_days_has_no_clock_and_is_in_the_your_turn_list(page: Page)
     page.get_by_role("button", name="Start the match").click()
     expect(page).to_have_url(re.compile(rf"#/match/{room_id}$"))
     expect(page.get_by_test_id("clock")).to_contain_text("none")
+    expect(page.locator(".match-head")).to_contain_text("over days")
     expect(page.get_by_test_id("hint-panel")).to_have_count(0)  # not a solo match
     expect(page.get_by_role("list", name="Legal actions list")).to_be_visible()
     page.goto("/#/")

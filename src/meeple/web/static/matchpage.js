@@ -149,6 +149,10 @@ function Outcome({ frame, matchId, game, palette }) {
   </section>`;
 }
 
+// The kinds of table (docs/server.md), as the match's heading names them.
+const MODE_WORDS = { solo: "solo", custom: "live online", lan: "Wi-Fi room", days: "over days",
+  ranked: "ranked", daily: "the Daily", tutorial: "tutorial" };
+
 const TIMEOUT_NOTE = {
   simultaneous: "Time is up: every seat still deciding hands in the orders it has queued, as they stand; a seat with none passes.",
   sequential: "Time is up: the seat's bot takes its decisions until the turn passes.",
@@ -288,7 +292,7 @@ export function MatchPage({ matchId, watch }) {
   return html`<section class="match" aria-label="Match">
     <header class="match-head">
       <h2>${gameTitle(games, frame.game)} <small>${frame.game}</small></h2>
-      <span class="facts">move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
+      <span class="facts">${summary && MODE_WORDS[summary.mode] ? `${MODE_WORDS[summary.mode]} · ` : ""}move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
         : html`you are <span class="mark" style=${`color:${palette[seat % palette.length]}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
         ? html`${" · "}<strong class="badge">your turn</strong>` : ""}${link !== "open" ? html`${" · "}<span class="link" role="status">${link}…</span>` : ""}</span>
       ${!readonly && html`<a class="jump" href="#" onClick=${(e) => {

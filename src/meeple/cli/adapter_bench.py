@@ -217,7 +217,26 @@ def run(
     on_row: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Time every row for ``seconds`` of CPU time (and its hollow floor for a third of
-    that); the report as JSON-ready data. ``on_row`` hears each row's name once timed."""
+    that); the report as JSON-ready data. ``on_row`` hears each row's name once timed.
+
+    With ``generic`` the game's own writer is put back afterwards, so the process's later
+    observations (an export in the same process, a test after this one) are the usual ones."""
+    own = encoding.tensor_factory(game)
+    try:
+        return _report(game, seconds, generic=generic, with_floor=with_floor, on_row=on_row)
+    finally:
+        if generic:
+            encoding.register_encoder(game.info.name, own)
+
+
+def _report(
+    game: Game,
+    seconds: float,
+    *,
+    generic: bool,
+    with_floor: bool,
+    on_row: Callable[[str], None] | None,
+) -> dict[str, Any]:
     rows = loops(game, generic=generic)
     results: dict[str, dict[str, float]] = {}
     for name, play in rows.items():

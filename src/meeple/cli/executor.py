@@ -80,9 +80,10 @@ def run_jobs(
     """``fn`` applied to every job, the results yielded in the order of ``jobs``.
 
     ``workers``: processes of the pool (default: every core; never more than jobs); with
-    Ray, the CPUs of a local instance started for the run and the most tasks in flight
-    at once per CPU of the cluster times two. ``chunksize``: jobs a pool worker takes at
-    a time (default: a few, so that every worker gets several chunks).
+    Ray, the CPUs of the local instance started for the run (a cluster at ``address``
+    has its own), and at most twice the cluster's CPUs of tasks are in flight at once.
+    ``chunksize``: jobs a pool worker takes at a time (default: a few, so that every
+    worker gets several chunks).
 
     Raises:
         ExecutorUnavailable: for an unknown executor, or when Ray is missing or cannot start.

@@ -18,6 +18,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,9 +48,16 @@ async def _pg(statement: str) -> None:
         await connection.close()
 
 
+def run_pg(statement: str) -> None:
+    """Run one statement on its own thread's event loop: a test process that already drives
+    a loop in this thread (Playwright's sync API does) cannot ``asyncio.run`` here."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _pg(statement)).result()
+
+
 def _pg_reachable() -> bool:
     try:
-        asyncio.run(_pg("SELECT 1"))
+        run_pg("SELECT 1")
     except (OSError, asyncpg.PostgresError, TimeoutError):
         return False
     return True
@@ -80,11 +88,11 @@ def postgres_database() -> Iterator[str]:
             pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432 and did not start")
     name = f"meeple_test_{uuid.uuid4().hex[:12]}"
     # template0 takes no connections, so another client busy in template1 cannot block this.
-    asyncio.run(_pg(f'CREATE DATABASE "{name}" TEMPLATE template0'))
+    run_pg(f'CREATE DATABASE "{name}" TEMPLATE template0')
     try:
         yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
     finally:
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")

@@ -53,7 +53,7 @@ WorkersOption = Annotated[
 ]
 ExecutorOption = Annotated[
     str,
-    typer.Option(help="pool: processes on this machine; ray: Ray tasks (meeple[cluster])."),
+    typer.Option(help="pool: processes on this machine; ray: Ray tasks (the cluster extra)."),
 ]
 AddressOption = Annotated[
     str | None,

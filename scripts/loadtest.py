@@ -84,6 +84,11 @@ cProfile.run("runpy.run_module('meeple', run_name='__main__')", {out!r})
 """
 
 
+OPEN_SECONDS = 120
+"""How long a client waits for its WebSocket to open: a thousand clients connect at once,
+before the measured window opens."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -154,7 +159,10 @@ async def player(  # noqa: PLR0917 (one client's whole configuration)
         while first or time.perf_counter() < clock.until:
             info = await post("/api/matches/solo", {"game": game, "bots": bot}, headers=headers)
             async with websockets.connect(
-                ws_base + info["socket"], additional_headers=headers, compression=None
+                ws_base + info["socket"],
+                additional_headers=headers,
+                compression=None,
+                open_timeout=OPEN_SECONDS,
             ) as ws:
                 if first:
                     first = False
@@ -247,7 +255,7 @@ class Clock:
 async def echoer(url: str, rate: float | None, clock: Clock, tally: Tally, seed: int) -> None:
     rng = random.Random(seed)
     payload = json.dumps({"type": "action", "action": 1234, "version": 17, "pad": "x" * 160})
-    async with websockets.connect(url, compression=None) as ws:
+    async with websockets.connect(url, compression=None, open_timeout=OPEN_SECONDS) as ws:
         await clock.ready()
         while time.perf_counter() < clock.until:
             if rate is not None:

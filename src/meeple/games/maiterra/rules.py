@@ -338,17 +338,20 @@ class MaiterraState(State):
             self.spend(seat, DECODED[action], budget)
         return budget
 
-    def legal_orders(self, seat: int) -> list[int]:
+    def legal_orders(self, seat: int, budget: Budget | None = None) -> list[int]:
         """Every order the seat may queue now, sorted, ``end`` among them.
 
         The hot loop of every playout and search: the map's fixed facts come from
         :class:`TerrainTables`, and whatever depends only on the budget (which buildings,
-        units and trades it affords) is worked out once, not once per field.
+        units and trades it affords) is worked out once, not once per field. ``budget``:
+        the seat's :meth:`budget` when the caller keeps it up to date itself (a resample
+        queueing orders one by one); it is read, never changed.
         """
         rules, derived = self.game.rules, self.game.tables
         if len(self.queue[seat]) >= rules.max_orders:
             return [ids.END]
-        budget = self.budget(seat)
+        if budget is None:
+            budget = self.budget(seat)
         tables = derived.terrain(self.terrain)
         res = budget.res
         food, wood, brick, coins = res

@@ -25,7 +25,7 @@ from meeple.games.maiterra.data import (
 from meeple.games.maiterra.lakeland import LAKE
 from meeple.games.maiterra.notation import DECODED
 from meeple.games.maiterra.resolve import side_points, side_target
-from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PHASES, PLAN, MaiterraState
+from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PHASES, PLAN, Budget, MaiterraState
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
 
@@ -121,12 +121,17 @@ def resample(new: MaiterraState, seat: Seat, seed: int) -> None:
     new.deck = pool
     if state.phase == PLAN:
         for other in others:
-            new.queue[other] = []
+            queue: list[int] = []
+            new.queue[other] = queue
+            budget = Budget(new, other)  # kept up to date here, not rebuilt per order
             for _ in range(rng.below(4)):
-                orders = [a for a in new.legal_orders(other) if a != ids.END]
+                orders = new.legal_orders(other, budget)
+                orders.remove(ids.END)
                 if not orders:
                     break
-                new.queue[other].append(orders[rng.below(len(orders))])
+                action = orders[rng.below(len(orders))]
+                queue.append(action)
+                new.spend(other, DECODED[action], budget)
     new.rng = Rng(rng.next_u64())
 
 

@@ -32,9 +32,7 @@ def _one_at_a_time(state: ManafieldsState, seat: int) -> list[int]:
         card = state.unit[slot]
         if state.move_cost(slot) <= state.op:
             dest = reach(state.pos[slot], card.speed, free)
-            out += [
-                ids.move_action(slot, s) for b, s in enumerate(SQUARE_OF_BIT) if dest >> b & 1
-            ]
+            out += [ids.move_action(slot, s) for b, s in enumerate(SQUARE_OF_BIT) if dest >> b & 1]
         if not state.fought[slot] and state.fight_cost() <= state.op:
             out += [ids.FIGHT + slot * SLOTS + t for t in state.fight_targets(slot)]
         if card.range and not state.shot[slot] and state.shoot_cost(slot) <= state.op:

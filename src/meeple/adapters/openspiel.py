@@ -11,6 +11,12 @@ the rest. The mapping:
   the deciding seats' actions in seat order (sealed decisions cannot depend on each other)
   and ignores the entries of seats that do not decide now, whose legal actions are empty.
   A node where one seat decides is an ordinary sequential node, in those games too.
+- **In turns.** Every game with simultaneous planning is registered a second time as
+  ``meeple_<name>_turns``, a SEQUENTIAL game for the algorithms that need one (``MCTSBot``,
+  ``ISMCTSBot``): where several seats decide, the lowest of them decides alone until it no
+  longer decides (its sealed orders one by one, then the end of its turn), then the next.
+  Each seat's information state is still its meeple view, which never shows another seat's
+  sealed decisions; :meth:`MeepleState.resample_from_infostate` redraws them.
 - **Errors.** Actions are checked, and a refused one leaves the state as it was:
   ``apply_action`` / ``apply_actions`` raise :class:`~meeple.core.InvalidAction` for what is
   no integer (a float, a bool, numpy's floats, text, None) or is out of range, and the
@@ -65,6 +71,8 @@ from meeple.core.game import action_integer
 from meeple.core.tensor import Vector
 
 PREFIX = "meeple_"
+TURNS = "_turns"
+"""Suffix of the sequential form of a game with simultaneous planning (``meeple_<name>_turns``)."""
 DEALS = 4096
 """Default number of outcomes of the deal; raise the ``deals`` parameter for more variety."""
 
@@ -86,6 +94,11 @@ _SPIEL_APPLY_ACTIONS = pyspiel.State.apply_actions
 def short_name(info: GameInfo) -> str:
     """The OpenSpiel name of a meeple game: ``meeple_<name>``."""
     return PREFIX + info.name
+
+
+def turns_name(info: GameInfo) -> str:
+    """The OpenSpiel name of a simultaneous game's sequential form: ``meeple_<name>_turns``."""
+    return short_name(info) + TURNS
 
 
 def _scalar_options(info: GameInfo) -> dict[str, Any]:
@@ -115,8 +128,9 @@ def _has_deal(info: GameInfo) -> bool:
     return bool(game.new_initial_state(0).to_json() != game.new_initial_state(1).to_json())
 
 
-def game_type(info: GameInfo) -> pyspiel.GameType:
-    """The pyspiel game type of a meeple game (shared by all its configurations)."""
+def game_type(info: GameInfo, turns: bool = False) -> pyspiel.GameType:
+    """The pyspiel game type of a meeple game (shared by all its configurations); with
+    ``turns``, that of its sequential form (see the module docstring)."""
     parameters: dict[str, Any] = {
         "seats": info.min_seats,
         "seed": 0,
@@ -125,10 +139,11 @@ def game_type(info: GameInfo) -> pyspiel.GameType:
         "options": "{}",
     }
     kind = pyspiel.GameType
+    simultaneous = info.simultaneous and not turns
     return kind(
-        short_name=short_name(info),
-        long_name=f"meeple {info.title}",
-        dynamics=kind.Dynamics.SIMULTANEOUS if info.simultaneous else kind.Dynamics.SEQUENTIAL,
+        short_name=turns_name(info) if turns else short_name(info),
+        long_name=f"meeple {info.title}" + (" in turns" if turns else ""),
+        dynamics=kind.Dynamics.SIMULTANEOUS if simultaneous else kind.Dynamics.SEQUENTIAL,
         chance_mode=(
             kind.ChanceMode.EXPLICIT_STOCHASTIC
             if _has_deal(info)
@@ -164,6 +179,8 @@ class MeepleGame(pyspiel.Game):  # type: ignore[misc]
 
     info: GameInfo
     spiel_type: pyspiel.GameType
+    turns: bool = False
+    """Whether this is the sequential form of a game with simultaneous planning."""
 
     def __init__(self, params: Any = None) -> None:
         params = dict(params or {})
@@ -195,6 +212,10 @@ class MeepleGame(pyspiel.Game):  # type: ignore[misc]
             return MeepleState(self)
         return MeepleState(self, self.meeple.new_initial_state(self.seed))
 
+    def hold(self, state: State) -> _Held:
+        """The holder of a meeple state of this game: in turns or not."""
+        return _HeldInTurns(state) if self.turns else _Held(state)
+
     def deal_seed(self, outcome: int) -> int:
         """The meeple seed that outcome ``outcome`` of the deal stands for."""
         return mix_seed(self.seed, outcome) & _SEED_MASK
@@ -209,8 +230,11 @@ class MeepleGame(pyspiel.Game):  # type: ignore[misc]
         return ViewObserver(self.meeple)
 
 
-def _rebuild(game_id: str, seats: int, options: dict[str, Any], data: Any) -> _Held:
-    return _Held(game_class(game_id)(seats=seats, options=options).state_from_json(data))
+def _rebuild(
+    game_id: str, seats: int, options: dict[str, Any], data: Any, turns: bool = False
+) -> _Held:
+    state = game_class(game_id)(seats=seats, options=options).state_from_json(data)
+    return _HeldInTurns(state) if turns else _Held(state)
 
 
 class _Held:
@@ -225,6 +249,8 @@ class _Held:
     """
 
     __slots__ = ("cache", "player", "state")
+    in_turns = False
+    """Whether the state is held for a game's sequential form (see :class:`_HeldInTurns`)."""
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -303,11 +329,28 @@ class _Held:
         return tensor
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone())
+        return type(self)(self.state.clone())
 
     def __reduce__(self) -> tuple[Any, ...]:
         game = self.state.game
-        return (_rebuild, (game.id, game.seats, dict(game.options), self.state.to_json()))
+        data = self.state.to_json()
+        return (_rebuild, (game.id, game.seats, dict(game.options), data, self.in_turns))
+
+
+class _HeldInTurns(_Held):
+    """A held state of a game's sequential form: where several seats decide, the lowest of
+    them is the current player (sealed decisions do not depend on each other, so taking
+    them one seat after the other reaches every position the joint decisions reach)."""
+
+    __slots__ = ()
+    in_turns = True
+
+    def current_player(self) -> int:
+        player = self.player
+        if player is None:
+            deciding = self.state.deciding_seats()
+            player = self.player = min(deciding) if deciding else _TERMINAL
+        return player
 
 
 class MeepleState(pyspiel.State):  # type: ignore[misc]
@@ -317,7 +360,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # pyspiel's clone calls the class with the game alone and then copies __dict__ over;
         # a state without a meeple state is the deal.
-        self._held: _Held | None = None if state is None else _Held(state)
+        self._held: _Held | None = None if state is None else game.hold(state)
 
     @property
     def meeple(self) -> State:
@@ -364,7 +407,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
             game: MeepleGame = self.get_game()
             if not 0 <= action < game.deals:
                 raise InvalidAction(f"the deal's outcomes run 0..{game.deals - 1}", action=action)
-            self._held = _Held(game.meeple.new_initial_state(game.deal_seed(action)))
+            self._held = game.hold(game.meeple.new_initial_state(game.deal_seed(action)))
             return
         held = self._held
         seat = held.current_player()
@@ -424,7 +467,11 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         return {} if self._held is None else self._held.view(player)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
-        """A state ``player_id`` cannot tell from this one, redrawn by meeple's ``resample``."""
+        """A state ``player_id`` cannot tell from this one, redrawn by meeple's ``resample``
+        (what the seat cannot see: other seats' sealed decisions, hands, hidden houses, the
+        deck's order, the generator), seeded from one draw of ``probability_sampler``
+        (a callable giving a float in [0, 1), as pyspiel's ``UniformProbabilitySampler``).
+        Its information state for ``player_id`` is this one's; its history is empty."""
         seed = int(probability_sampler() * _SEED_MASK)
         return MeepleState(self.get_game(), self.meeple.resample(player_id, seed))
 
@@ -453,25 +500,28 @@ _REGISTERED: dict[str, type[MeepleGame]] = {}
 
 
 def register_games() -> list[str]:
-    """Register each meeple game not yet known to pyspiel; returns all the names registered."""
+    """Register each meeple game not yet known to pyspiel, and the sequential form of each
+    game with simultaneous planning; returns all the names registered."""
     latest: dict[str, GameInfo] = {}
     for info in registered():
         if info.name not in latest or latest[info.name].version < info.version:
             latest[info.name] = info
     for info in latest.values():
-        name = short_name(info)
-        if name in _REGISTERED:
-            continue
-        spiel_type = game_type(info)
-        # A class, not a closure: a function that only pyspiel's registry still holds at
-        # exit is freed after the interpreter has shut down, which aborts the process.
-        cls = type(
-            f"Meeple{info.name.title().replace('_', '')}Game",
-            (MeepleGame,),
-            {"info": info, "spiel_type": spiel_type, "__module__": __name__},
-        )
-        pyspiel.register_game(spiel_type, cls)
-        _REGISTERED[name] = cls
+        for turns in (False, True) if info.simultaneous else (False,):
+            name = turns_name(info) if turns else short_name(info)
+            if name in _REGISTERED:
+                continue
+            spiel_type = game_type(info, turns)
+            # A class, not a closure: a function that only pyspiel's registry still holds at
+            # exit is freed after the interpreter has shut down, which aborts the process.
+            title = info.name.title().replace("_", "")
+            cls = type(
+                f"Meeple{title}{'Turns' if turns else ''}Game",
+                (MeepleGame,),
+                {"info": info, "spiel_type": spiel_type, "turns": turns, "__module__": __name__},
+            )
+            pyspiel.register_game(spiel_type, cls)
+            _REGISTERED[name] = cls
     return sorted(_REGISTERED)
 
 

@@ -14,7 +14,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from meeple.adapters import openspiel
-from meeple.core import game_class
+from meeple.core import NotYourDecision, game_class
 from tests.adapters.conftest import CONFIGURATIONS
 
 openspiel.register_games()  # the toy games registered after the adapter was imported
@@ -137,6 +137,18 @@ def test_the_lowest_deciding_seat_decides_until_it_no_longer_does(name: str, sea
             elif set(deciding) - {player} <= set(after):
                 assert state.current_player() == min(set(deciding) - {player})
     assert several > 0
+
+
+def test_joint_actions_are_refused_and_change_nothing() -> None:
+    name, seats = SIMULTANEOUS[0]
+    state = next(
+        s for s in decision_nodes(load(name, seats), 2, 60) if len(s.meeple.deciding_seats()) > 1
+    )
+    before = state.meeple.clone()
+    joint = [state.meeple.legal_actions(seat)[0] for seat in range(seats)]
+    with pytest.raises(NotYourDecision, match="one action at a time"):
+        state.apply_actions(joint)
+    assert state.meeple == before
 
 
 def test_clones_and_serialized_states_stay_in_turns() -> None:

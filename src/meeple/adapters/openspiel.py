@@ -429,6 +429,8 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         held = self._held
         if held is None:
             raise NotYourDecision("joint actions before the deal (a chance node)")
+        if held.in_turns:
+            raise NotYourDecision("a game in turns takes one action at a time: apply_action")
         state = held.state
         seats = state.game.seats
         if len(actions) != seats:

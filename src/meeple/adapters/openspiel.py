@@ -470,7 +470,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
         """A state ``player_id`` cannot tell from this one, redrawn by meeple's ``resample``
-        (what the seat cannot see: other seats' sealed decisions, hands, hidden houses, the
+        (what the seat cannot see: other seats' sealed decisions and hidden cards, the
         deck's order, the generator), seeded from one draw of ``probability_sampler``
         (a callable giving a float in [0, 1), as pyspiel's ``UniformProbabilitySampler``).
         Its information state for ``player_id`` is this one's; its history is empty."""

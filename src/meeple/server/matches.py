@@ -102,7 +102,9 @@ class Matches:
         if len(self._masters) < FORGET_ABOVE:
             return
         for match_id, master in list(self._masters.items()):
-            if master.over and not master.connections:
+            # The stored status, not the engine's is_terminal(): this walks every live match
+            # on each lookup, a thousand of them under load.
+            if master.match.status == "over" and not master.connections:
                 del self._masters[match_id]
 
     async def create_solo(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -13,6 +14,23 @@ from meeple.server.matches import Matches
 from meeple.server.repository import AccountRow, Accounts, SqlMatchStore
 from meeple.server.rooms import Rooms
 from meeple.server.settings import Settings
+
+FULL_COLLECTION_EVERY = 1000
+"""Collections of the middle generation between two full ones (Python's default: 10)."""
+
+
+def _steady_collector() -> None:
+    """Keep the garbage collector from stopping the event loop for long.
+
+    A full collection walks every object: with a thousand live matches it took about 0.3 s,
+    a stall every client sees (the p99 of the load script). What was built at startup
+    (modules, the app, rebuilt matches) is frozen out of its walks, and full collections come
+    a hundred times less often; young objects are collected as before.
+    """
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
 @dataclass(slots=True)
@@ -40,6 +58,7 @@ class Services:
         rooms = Rooms(store, matches)
         services = cls(settings, engine, factory, Accounts(factory), store, bots, matches, rooms)
         await matches.start()
+        _steady_collector()
         return services
 
     async def account_for(self, token: str | None) -> AccountRow | None:

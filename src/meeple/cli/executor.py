@@ -21,12 +21,15 @@ and result must pickle.
 from __future__ import annotations
 
 import collections
+import importlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any, TypeVar
 
 import typer
+
+from meeple.core.registry import registered_kits
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -100,10 +103,24 @@ def run_jobs(
     return _pool_jobs(fn, jobs, count, chunksize)
 
 
+def game_modules() -> tuple[str, ...]:
+    """The modules of every game registered in this process: a spawned worker imports them,
+    so a game registered here by importing its package (a game of one's own, not shipped
+    with meeple) is known there too."""
+    return tuple(sorted({cls.__module__ for kit in registered_kits() for cls in kit.games}))
+
+
+def import_games(modules: Sequence[str]) -> None:
+    """A worker's start: import (and so register) every game the parent knows."""
+    for module in modules:
+        importlib.import_module(module)
+
+
 def _pool_jobs(
     fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunksize: int
 ) -> Iterator[R]:
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=import_games, initargs=(game_modules(),)) as pool:
         yield from pool.imap(fn, jobs, chunksize)
 
 

@@ -193,7 +193,7 @@ def test_a_match_over_days_is_a_room_without_a_timer(server: Server) -> None:
     room = _ok(
         host.post("/api/rooms", json={"game": "manafields", "mode": "days", "timer": None}), 201
     )
-    assert room["timer"] is None
+    assert room["timer"] is None and room["mode"] == "days"
     assert any(r["id"] == room["id"] for r in _ok(host.get("/api/rooms")))
     _ok(host.post(f"/api/rooms/{room['id']}/bots", json={"bots": "random"}))
     match = _ok(host.post(f"/api/rooms/{room['id']}/start"))

@@ -5,6 +5,9 @@ import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api, gameTitle, seatColour, seatMark, teamOf } from "./api.js";
 import { useGames } from "./lobby.js";
 
+// What kind of table a room is (its `mode`), in the lobby's words.
+const ROOM_KINDS = { custom: "live online table", days: "match over days", lan: "Wi-Fi room" };
+
 function useRoom(roomId) {
   const [room, setRoom] = useState(null);
   const [gone, setGone] = useState(null);
@@ -61,7 +64,7 @@ export function RoomPage({ roomId, account }) {
   const closed = room.status === "closed";
   return html`<section class="card room" aria-label="Room">
     <h2>${gameTitle(games, room.game)} · room</h2>
-    <p class="facts">${[`${room.seats} seats`, room.timer ? `turn timer ${room.timer} s` : "no turn timer",
+    <p class="facts">${[ROOM_KINDS[room.mode] || null, `${room.seats} seats`, room.timer ? `turn timer ${room.timer} s` : "no turn timer",
       room.public ? "listed in the lobby" : "private (joined by code)",
       room.options && room.options.teams ? `teams ${room.options.teams}` : null].filter(Boolean).join(" · ")}</p>
     ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>${" "}

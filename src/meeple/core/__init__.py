@@ -27,6 +27,7 @@ from meeple.core.registry import (
     registered,
 )
 from meeple.core.rng import Rng, mix_seed
+from meeple.core.tutorial import InvalidTutorial, Tutorial, load_tutorial
 from meeple.core.types import JSON, Action, Seat
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "InvalidRecord",
     "InvalidSeat",
     "InvalidState",
+    "InvalidTutorial",
     "InvalidView",
     "MatchRecord",
     "NoStateFromView",
@@ -54,12 +56,14 @@ __all__ = [
     "Rng",
     "Seat",
     "State",
+    "Tutorial",
     "UnknownGame",
     "apply_all",
     "game_class",
     "kit_for",
     "legal_actions_by_seat",
     "load_game",
+    "load_tutorial",
     "mix_seed",
     "register",
     "register_kit",

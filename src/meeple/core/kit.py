@@ -44,7 +44,7 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
 
 Every part is required: a kit that leaves one out does not type-check and does not construct
 (only ``heuristic_aliases``, earlier names of the game's heuristic bot, defaults to none,
-and ``from_view`` to ``None``). A
+``from_view`` and ``tutorial`` to ``None``). A
 game builds its kit in ``games/<name>/kit.py`` and its package registers it with
 :func:`meeple.core.registry.register_kit`, which registers its Game classes too.
 """
@@ -299,6 +299,9 @@ class GameKit:
     tensor: TensorFactory | None
     heuristic_aliases: tuple[str, ...] = ()
     from_view: FromView | None = None
+    tutorial: Callable[[], JSON] | None = None
+    """The game's guided first match: its steps as data (:mod:`meeple.core.tutorial` reads
+    them), or ``None`` for a game that has none."""
 
     def __post_init__(self) -> None:
         if not self.games:

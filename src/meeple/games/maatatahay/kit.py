@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
+from meeple.core.types import JSON
 from meeple.games.maatatahay.determinize import state_from_view
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
 from meeple.games.maatatahay.game import Maatatahay
 from meeple.games.maatatahay.heuristic import MaatatahayHeuristic
 from meeple.games.maatatahay.move_order import maatatahay_moves
+
+
+def tutorial() -> JSON:
+    """The tutorial's steps, as published in ``data/tutorial.json``."""
+    text = resources.files(__package__).joinpath("data/tutorial.json").read_text("utf-8")
+    data: JSON = json.loads(text)
+    return data
+
 
 KIT = GameKit(
     name="maatatahay",
@@ -21,4 +33,5 @@ KIT = GameKit(
     heuristic=MaatatahayHeuristic(),
     tensor=TensorModule("meeple.games.maatatahay.tensor"),
     from_view=state_from_view,
+    tutorial=tutorial,
 )

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
+from meeple.core.types import JSON
 from meeple.games.maiterra.bots import MaiterraHeuristic
 from meeple.games.maiterra.determinize import state_from_view
 from meeple.games.maiterra.evaluate import evaluate_maiterra
 from meeple.games.maiterra.game import EARLIER_VERSIONS, Maiterra
 from meeple.games.maiterra.move_order import maiterra_moves
+
+
+def tutorial() -> JSON:
+    """The tutorial's steps, as published in ``data/tutorial.json``."""
+    text = resources.files(__package__).joinpath("data/tutorial.json").read_text("utf-8")
+    data: JSON = json.loads(text)
+    return data
+
 
 KIT = GameKit(
     name="maiterra",
@@ -24,4 +36,5 @@ KIT = GameKit(
     from_view=state_from_view,
     # Its name before every game had a heuristic bot.
     heuristic_aliases=("maiterra-heuristic",),
+    tutorial=tutorial,
 )

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, TensorModule
+from meeple.core.types import JSON
 from meeple.games.manafields.bots import ManafieldsHeuristic
 from meeple.games.manafields.determinize import state_from_view
 from meeple.games.manafields.evaluate import evaluate_manafields
 from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields
 from meeple.games.manafields.move_order import manafields_moves
+
+
+def tutorial() -> JSON:
+    """The tutorial's steps, as published in ``data/tutorial.json``."""
+    text = resources.files(__package__).joinpath("data/tutorial.json").read_text("utf-8")
+    data: JSON = json.loads(text)
+    return data
+
 
 KIT = GameKit(
     name="manafields",
@@ -24,4 +36,5 @@ KIT = GameKit(
     heuristic=ManafieldsHeuristic(),
     tensor=TensorModule("meeple.games.manafields.tensor"),
     from_view=state_from_view,
+    tutorial=tutorial,
 )

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server.rooms import RoomError
-from meeple.server.routes import accounts, analysis, games, live, matches, rooms, stream
+from meeple.server.routes import accounts, analysis, games, live, matches, ranked, rooms, stream
 from meeple.server.services import Services
 from meeple.server.settings import Settings
 from meeple.web import STATIC_DIR
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stream.router)
     app.include_router(live.router)
     app.include_router(analysis.router)
+    app.include_router(ranked.router)
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -131,4 +132,42 @@ class MatchAction(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class Rating(Base):
+    """An account's ranked rating in one game at one seat count (OpenSkill mu and sigma)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seats: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    provisional: Mapped[bool] = mapped_column(Boolean, default=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class RatingChange(Base):
+    """One rated ranked match for one account: its place and the rating before and after."""
+
+    __tablename__ = "rating_history"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    game_id: Mapped[str] = mapped_column(String(40))
+    seats: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)

@@ -11,6 +11,7 @@ from meeple.server.auth import token_hash
 from meeple.server.bots import BotRunner
 from meeple.server.db import make_engine, migrate, sessions
 from meeple.server.matches import Matches
+from meeple.server.ranked import Ranked
 from meeple.server.repository import AccountRow, Accounts, SqlMatchStore
 from meeple.server.rooms import Rooms
 from meeple.server.settings import Settings
@@ -45,6 +46,7 @@ class Services:
     bots: BotRunner
     matches: Matches
     rooms: Rooms
+    ranked: Ranked
 
     @classmethod
     async def open(cls, settings: Settings) -> Services:
@@ -56,7 +58,10 @@ class Services:
         bots = BotRunner(settings.bot_workers)
         matches = Matches(store, bots, settings)
         rooms = Rooms(store, matches)
-        services = cls(settings, engine, factory, Accounts(factory), store, bots, matches, rooms)
+        ranked = Ranked(factory, store, matches)
+        services = cls(
+            settings, engine, factory, Accounts(factory), store, bots, matches, rooms, ranked
+        )
         await matches.start()
         _steady_collector()
         return services

@@ -1,0 +1,392 @@
+"""Ranked matches: a matchmaking queue per game and seat count, and OpenSkill ratings.
+
+The rules: "Ranked matches, the Daily and the tutorial are always everyone against
+everyone" and "A ranked match is fixed at 90 seconds." Maiterra is ranked at 2, 3 or 4
+seats, Maatatahay and Manafields one against one (Manafields' faction choice is an option,
+and only people who chose the same options meet).
+
+The queue lives in memory: a ticket waits until enough people of near rating are queued
+for the same game, seat count and options. Two tickets fit when their ratings (mu) lie
+within both their ranges; a range starts at :data:`BASE_RANGE` and widens by
+:data:`WIDEN_PER_SECOND` for every second waited. A ticket not matched within its ``wait``
+seconds times out.
+
+Finished ranked matches are rated lazily (on the next queue, leaderboard or ratings
+request, in the order they were stored): OpenSkill's Plackett-Luce model, the winners
+first, the others by score when the game counts points (equal places tie), everyone tied
+in a draw. A seat that went away is played by a bot for the others and keeps the place the
+position gives it; its account is rated by that place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from meeple.core import load_game
+from meeple.core.record import MAX_SEED
+from meeple.server.matches import Matches, new_match_id
+from meeple.server.models import Account, Match, MatchSeat, Rating, RatingChange, utcnow
+from meeple.server.modes import MODES, check_table
+from meeple.server.repository import AccountRow, SqlMatchStore
+from meeple.server.store import SeatHolder, StoredMatch
+
+RANKED_SEATS: dict[str, tuple[int, ...]] = {
+    "maiterra": (2, 3, 4),
+    "maatatahay": (2,),
+    "manafields": (2,),
+}
+"""The seat counts each game is ranked at."""
+
+START_MU = 25.0
+START_SIGMA = 25.0 / 3
+PROVISIONAL_GAMES = 10
+"""A rating stays provisional for an account's first ten rated matches (per game and seats)."""
+BASE_RANGE = 3.0
+WIDEN_PER_SECOND = 0.5
+DEFAULT_WAIT = 300.0
+MAX_WAIT = 3600.0
+TIMER = MODES["ranked"].default_timer
+
+
+class RankedError(Exception):
+    """A refused ranked request: a stable code, a sentence and the HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Ticket:
+    """One account waiting in the queue."""
+
+    account: AccountRow
+    game: str
+    seats: int
+    options: dict[str, Any]
+    mu: float
+    wait: float
+    joined: float = field(default_factory=time.monotonic)
+
+    @property
+    def key(self) -> tuple[str, int, str]:
+        return (self.game, self.seats, json.dumps(self.options, sort_keys=True))
+
+    def waited(self, now: float) -> float:
+        return now - self.joined
+
+    def range(self, now: float) -> float:
+        return BASE_RANGE + WIDEN_PER_SECOND * self.waited(now)
+
+
+def places_of(outcome: dict[str, Any] | None, seats: int) -> list[int]:
+    """Each seat's place (1 is first; equal places tie) from a stored outcome."""
+    if not outcome or not outcome.get("winners"):
+        return [1] * seats
+    winners = {int(s) for s in outcome["winners"]}
+    scores = outcome.get("scores")
+    others = [s for s in range(seats) if s not in winners]
+    places = [1] * seats
+    if scores is None:
+        for seat in others:
+            places[seat] = 2
+        return places
+    distinct = sorted({float(scores[s]) for s in others}, reverse=True)
+    for seat in others:
+        places[seat] = 2 + distinct.index(float(scores[seat]))
+    return places
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce  # noqa: PLC0415 (an optional extra)
+
+    return PlackettLuce()
+
+
+def rating_json(row: Rating, account: Account | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "game": row.game_id,
+        "seats": row.seats,
+        "mu": round(row.mu, 4),
+        "sigma": round(row.sigma, 4),
+        "ordinal": round(row.mu - 3 * row.sigma, 4),
+        "games": row.games,
+        "provisional": row.provisional,
+    }
+    if account is not None:
+        data["account"] = account.id
+        data["name"] = account.display_name
+        data["bot"] = account.kind == "bot"
+    return data
+
+
+class Ranked:
+    """The ranked queue and the ratings."""
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], store: SqlMatchStore, matches: Matches
+    ) -> None:
+        self.sessions = sessions
+        self.store = store
+        self.matches = matches
+        self._lock = asyncio.Lock()
+        self._rating = asyncio.Lock()
+        self._queue: dict[int, Ticket] = {}
+        self._ended: dict[int, dict[str, Any]] = {}
+
+    # -- the queue ---------------------------------------------------------------------
+
+    async def join(
+        self,
+        account: AccountRow,
+        game_id: str,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        wait: float = DEFAULT_WAIT,
+    ) -> dict[str, Any]:
+        """Queue for a ranked match (one ticket per account; queueing again replaces it).
+
+        Raises:
+            RankedError: ``ranked/bad_game``, ``ranked/bad_seats``, ``ranked/bad_options``.
+        """
+        if game_id not in RANKED_SEATS:
+            raise RankedError(422, "ranked/bad_game", f"ranked games: {list(RANKED_SEATS)}")
+        if seats not in RANKED_SEATS[game_id]:
+            raise RankedError(
+                422, "ranked/bad_seats", f"{game_id} is ranked at {RANKED_SEATS[game_id]} seats"
+            )
+        try:
+            game = load_game(game_id, seats=seats, options=options or {})
+            check_table("ranked", dict(game.options), TIMER)
+        except ValueError as refused:
+            raise RankedError(422, "ranked/bad_options", str(refused)) from None
+        mu = (await self._rating_of(account.id, game_id, seats))[0]
+        ticket = Ticket(
+            account, game_id, seats, dict(game.options), mu, min(max(wait, 1.0), MAX_WAIT)
+        )
+        async with self._lock:
+            self._ended.pop(account.id, None)
+            self._queue[account.id] = ticket
+            await self._pair()
+        return await self.status(account)
+
+    async def leave(self, account: AccountRow) -> bool:
+        async with self._lock:
+            self._ended.pop(account.id, None)
+            return self._queue.pop(account.id, None) is not None
+
+    async def status(self, account: AccountRow) -> dict[str, Any]:
+        """Where the caller stands: ``none``, ``queued``, ``matched`` or ``timeout``."""
+        async with self._lock:
+            await self._pair()
+            ticket = self._queue.get(account.id)
+            if ticket is not None:
+                now = time.monotonic()
+                return {
+                    "status": "queued",
+                    "game": ticket.game,
+                    "seats": ticket.seats,
+                    "options": ticket.options,
+                    "waited": round(ticket.waited(now), 2),
+                    "range": round(ticket.range(now), 2),
+                    "queued": sum(1 for t in self._queue.values() if t.key == ticket.key),
+                }
+            return self._ended.get(account.id, {"status": "none"})
+
+    async def _pair(self) -> None:
+        """Time out old tickets, then form every match the queue allows (under the lock)."""
+        now = time.monotonic()
+        for account_id, ticket in list(self._queue.items()):
+            if ticket.waited(now) > ticket.wait:
+                del self._queue[account_id]
+                self._ended[account_id] = {
+                    "status": "timeout",
+                    "game": ticket.game,
+                    "seats": ticket.seats,
+                }
+        groups: dict[tuple[str, int, str], list[Ticket]] = {}
+        for ticket in self._queue.values():
+            groups.setdefault(ticket.key, []).append(ticket)
+        for tickets in groups.values():
+            tickets.sort(key=lambda t: t.mu)
+            need, start = tickets[0].seats, 0
+            while start + need <= len(tickets):
+                window = tickets[start : start + need]
+                spread = window[-1].mu - window[0].mu
+                if all(spread <= t.range(now) for t in window):
+                    await self._form(window)
+                    del tickets[start : start + len(window)]
+                else:
+                    start += 1
+
+    async def _form(self, tickets: list[Ticket]) -> None:
+        first = tickets[0]
+        order = list(tickets)
+        secrets.SystemRandom().shuffle(order)  # who sits first is drawn
+        holders = [
+            SeatHolder(seat, t.account.display_name, account_id=t.account.id, ready=True)
+            for seat, t in enumerate(order)
+        ]
+        match = StoredMatch(
+            id=new_match_id(),
+            game_id=load_game(first.game, seats=first.seats, options=first.options).id,
+            seats=first.seats,
+            options=dict(first.options),
+            seed=secrets.randbelow(MAX_SEED + 1),
+            mode="ranked",
+            holders=holders,
+            status="playing",
+            turn_seconds=TIMER,
+        )
+        await self.store.create_match(match)
+        await self.matches.begin(match)
+        for seat, ticket in enumerate(order):
+            del self._queue[ticket.account.id]
+            self._ended[ticket.account.id] = {
+                "status": "matched",
+                "game": ticket.game,
+                "seats": ticket.seats,
+                "match": match.id,
+                "seat": seat,
+                "socket": f"/ws/matches/{match.id}",
+            }
+
+    # -- ratings -----------------------------------------------------------------------
+
+    async def _rating_of(self, account_id: int, game_id: str, seats: int) -> tuple[float, float]:
+        async with self.sessions() as session:
+            row = await session.get(Rating, (account_id, game_id, seats))
+            return (START_MU, START_SIGMA) if row is None else (row.mu, row.sigma)
+
+    async def settle(self) -> int:
+        """Rate every finished ranked match not rated yet; returns how many."""
+        async with self._rating:
+            async with self.sessions() as session:
+                rated = select(RatingChange.match_id).distinct()
+                found = (
+                    await session.scalars(
+                        select(Match.id)
+                        .where(Match.mode == "ranked", Match.status == "over")
+                        .where(Match.id.not_in(rated))
+                        .order_by(Match.updated_at, Match.id)
+                    )
+                ).all()
+            for match_id in found:
+                await self._rate(match_id)
+            return len(found)
+
+    async def _rate(self, match_id: str) -> None:
+        model = _model()
+        async with self.sessions() as session, session.begin():
+            match = await session.get(Match, match_id)
+            if match is None:
+                return
+            seats = (
+                await session.scalars(
+                    select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
+                )
+            ).all()
+            game_id = match.game_id.split("/")[0]  # ratings outlive a game's version
+            places = places_of(match.outcome, match.seats)
+            rated = [(s, places[s.seat]) for s in seats if s.account_id is not None]
+            if len({s.account_id for s, _ in rated}) < 2:
+                return
+            rows: list[Rating] = []
+            for holder, _ in rated:
+                row = await session.get(Rating, (holder.account_id, game_id, match.seats))
+                if row is None:
+                    row = Rating(
+                        account_id=holder.account_id,
+                        game_id=game_id,
+                        seats=match.seats,
+                        mu=START_MU,
+                        sigma=START_SIGMA,
+                        games=0,
+                        provisional=True,
+                    )
+                    session.add(row)
+                rows.append(row)
+            teams = [[model.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
+            after = model.rate(teams, ranks=[place for _, place in rated])
+            now = utcnow()
+            for (holder, place), row, team in zip(rated, rows, after, strict=True):
+                assert holder.account_id is not None
+                session.add(
+                    RatingChange(
+                        match_id=match_id,
+                        account_id=holder.account_id,
+                        game_id=game_id,
+                        seats=match.seats,
+                        place=place,
+                        mu_before=row.mu,
+                        sigma_before=row.sigma,
+                        mu=team[0].mu,
+                        sigma=team[0].sigma,
+                        created_at=now,
+                    )
+                )
+                row.mu, row.sigma = team[0].mu, team[0].sigma
+                row.games += 1
+                row.provisional = row.games < PROVISIONAL_GAMES
+                row.updated_at = now
+
+    async def leaderboard(self, game_id: str, seats: int, limit: int = 100) -> list[dict[str, Any]]:
+        """Established ratings first, each group by ordinal (mu - 3 sigma), best first."""
+        await self.settle()
+        async with self.sessions() as session:
+            found = (
+                await session.execute(
+                    select(Rating, Account)
+                    .join(Account, Account.id == Rating.account_id)
+                    .where(Rating.game_id == game_id, Rating.seats == seats)
+                )
+            ).all()
+        board = [rating_json(row, account) for row, account in found]
+        board.sort(key=lambda r: (r["provisional"], -r["ordinal"]))
+        for rank, entry in enumerate(board[:limit], start=1):
+            entry["rank"] = rank
+        return board[:limit]
+
+    async def ratings_of(self, account_id: int) -> dict[str, Any]:
+        """An account's ratings and its rating history, newest first."""
+        await self.settle()
+        async with self.sessions() as session:
+            rows = (
+                await session.scalars(select(Rating).where(Rating.account_id == account_id))
+            ).all()
+            history = (
+                await session.scalars(
+                    select(RatingChange)
+                    .where(RatingChange.account_id == account_id)
+                    .order_by(RatingChange.created_at.desc())
+                    .limit(200)
+                )
+            ).all()
+        return {
+            "account": account_id,
+            "ratings": [rating_json(row) for row in rows],
+            "history": [
+                {
+                    "match": h.match_id,
+                    "game": h.game_id,
+                    "seats": h.seats,
+                    "place": h.place,
+                    "mu_before": round(h.mu_before, 4),
+                    "sigma_before": round(h.sigma_before, 4),
+                    "mu": round(h.mu, 4),
+                    "sigma": round(h.sigma, 4),
+                    "at": h.created_at.isoformat(),
+                }
+                for h in history
+            ],
+        }

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 import meeple.games  # noqa: F401 (registers the games)
-from meeple.core import InvalidTutorial, load_tutorial
+from meeple.core import JSON, Game, InvalidTutorial, Tutorial, load_tutorial
 from meeple.core.registry import kit_for, load_game
 from meeple.core.tutorial import check_action, next_state, step_state
 
 GAMES = ["maatatahay", "maiterra", "manafields"]
 
 
-def _tutorial(name: str):  # type: ignore[no-untyped-def]
+def _tutorial(name: str) -> tuple[Game, Tutorial]:
     provide = kit_for(name).tutorial
     assert provide is not None
     tutorial = load_tutorial(provide())
@@ -55,11 +55,12 @@ def test_a_wrong_action_is_explained_and_changes_nothing(name: str) -> None:
 
 
 def test_malformed_tutorials_are_refused() -> None:
-    for data in (
+    malformed: list[JSON] = [
         [],
         {"seats": 2},
         {"seats": 2, "steps": [{"title": "t"}]},
         {"seats": 2, "steps": [{"position": "previous"}]},
-    ):
+    ]
+    for data in malformed:
         with pytest.raises(InvalidTutorial):
             load_tutorial(data)

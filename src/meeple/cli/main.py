@@ -57,6 +57,7 @@ from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, parse_goal, play_selfplay_job, selfplay_jobs
 from meeple.cli.serve import lan, serve
 from meeple.cli.tune import tune
+from meeple.cli.tutorial import tutorial
 from meeple.core import GameError, InvalidRecord, MatchRecord, mix_seed, registered
 
 app = typer.Typer(
@@ -580,3 +581,4 @@ app.command("adapter-floor")(adapter_floor)
 app.command("vs-openspiel")(vs_openspiel)
 app.command()(tune)
 app.command("search-speed")(search_speed)
+app.command("tutorial")(tutorial)

@@ -105,6 +105,29 @@ def test_three_and_four_seat_maiterra_ranked_matches_are_formed(server: Server) 
         match = _ok(clients[0].get(f"/api/matches/{found[0]['match']}"))
         assert match["mode"] == "ranked" and match["seats"] == seats
         assert "teams" not in match["options"] or not match["options"]["teams"]
+        # Nobody connects: past the grace period bots play the seats, the timer at 1.8 s.
+        deadline = time.monotonic() + 90
+        while match["status"] != "over":
+            assert time.monotonic() < deadline, "the match did not end"
+            time.sleep(0.5)
+            match = _ok(clients[0].get(f"/api/matches/{found[0]['match']}"))
+        winners = set(match["outcome"]["winners"])
+        changes = {}
+        for client, entry in zip(clients, found, strict=True):
+            rated = _ok(client.get(f"/api/accounts/{client.account['id']}/ratings"))
+            (rating,) = rated["ratings"]
+            assert rating["game"] == "maiterra" and rating["seats"] == seats
+            (changes[entry["seat"]],) = rated["history"]
+        last = max(change["place"] for change in changes.values())
+        for seat, change in changes.items():
+            if seat in winners:  # first place gains, last place loses
+                assert change["place"] == 1 and change["mu"] > change["mu_before"]
+            elif winners and change["place"] == last:
+                assert change["mu"] < change["mu_before"]
+        board = _ok(
+            clients[0].get("/api/ranked/leaderboard", params={"game": "maiterra", "seats": seats})
+        )
+        assert {c.account["id"] for c in clients} <= {e["account"] for e in board}
 
 
 def test_leaving_the_queue_and_a_queue_timeout(server: Server) -> None:

@@ -11,6 +11,7 @@ import { SignIn } from "./signin.js";
 import { Lobby } from "./lobby.js";
 import { RoomPage } from "./room.js";
 import { MatchPage, useOptionalModule } from "./matchpage.js";
+import { TutorialPage } from "./tutorial.js";
 
 export function parseRoute(hash) {
   const text = (hash || "#/").replace(/^#/, "");
@@ -60,6 +61,8 @@ function App() {
   let page;
   if (parts[0] === "match" && parts[1]) {
     page = html`<${MatchPage} key=${parts[1]} matchId=${parts[1]} watch=${query.has("watch") || !account} />`;
+  } else if (parts[0] === "tutorial" && parts[1]) {
+    page = html`<${TutorialPage} key=${parts[1]} game=${parts[1]} />`;
   } else if (parts[0] === "replay") {
     page = html`<${Replay} key=${parts[1] || ""} matchId=${parts[1]} />`;
   } else if (!account) {

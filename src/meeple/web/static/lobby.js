@@ -354,6 +354,15 @@ function OpenRooms({ games, account }) {
   </section>`;
 }
 
+// One "Learn to play" link per game: its guided first match (tutorial.js).
+function LearnToPlay({ games }) {
+  const names = [...new Map(games.map((g) => [gameName(g.id), g.title || gameName(g.id)])).entries()];
+  return html`<section class="card" aria-label="Learn to play">
+    <h2>Learn to play</h2>
+    <ul>${names.map(([name, title]) => html`<li><a href=${`#/tutorial/${name}`} data-testid=${`learn-${name}`}>Learn to play ${title}</a></li>`)}</ul>
+  </section>`;
+}
+
 export function Lobby({ account }) {
   const games = useGames();
   return html`<div class="lobby">
@@ -365,6 +374,7 @@ export function Lobby({ account }) {
     <div class="column">
       <${SoloForm} games=${games} />
       <${RoomForm} games=${games} />
+      <${LearnToPlay} games=${games} />
     </div>
   </div>`;
 }

@@ -16,7 +16,17 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server.rooms import RoomError
-from meeple.server.routes import accounts, analysis, games, live, matches, ranked, rooms, stream
+from meeple.server.routes import (
+    accounts,
+    analysis,
+    daily,
+    games,
+    live,
+    matches,
+    ranked,
+    rooms,
+    stream,
+)
 from meeple.server.routes import tutorial as tutorials
 from meeple.server.services import Services
 from meeple.server.settings import Settings
@@ -61,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(analysis.router)
     app.include_router(ranked.router)
+    app.include_router(daily.router)
     app.include_router(tutorials.router)
 
     @app.get("/api/health", tags=["server"])

@@ -117,6 +117,7 @@ class Matches:
         seat: int = 0,
         bots: Sequence[str] | str | None = None,
         seed: int | None = None,
+        mode: str = "solo",
     ) -> MatchMaster:
         """One person against bots: ``account`` at ``seat``, bots of the named levels elsewhere.
         No turn timer: "Solo matches and matches played over days have none."
@@ -156,7 +157,7 @@ class Matches:
             seats=game.seats,
             options=dict(game.options),
             seed=seed,
-            mode="solo",
+            mode=mode,
             holders=holders,
             created_by=account.id,
         )

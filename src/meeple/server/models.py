@@ -171,3 +171,20 @@ class RatingChange(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """One account's attempt at a game's Daily: the match, the day, whether it is scored."""
+
+    __tablename__ = "daily_attempts"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[str] = mapped_column(String(40))
+    day: Mapped[str] = mapped_column(String(10), index=True)  # the UTC date, YYYY-MM-DD
+    scored: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)

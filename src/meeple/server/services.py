@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from meeple.server.auth import token_hash
 from meeple.server.bots import BotRunner
+from meeple.server.daily import Daily
 from meeple.server.db import make_engine, migrate, sessions
 from meeple.server.matches import Matches
 from meeple.server.ranked import Ranked
@@ -47,6 +48,7 @@ class Services:
     matches: Matches
     rooms: Rooms
     ranked: Ranked
+    daily: Daily
 
     @classmethod
     async def open(cls, settings: Settings) -> Services:
@@ -59,8 +61,9 @@ class Services:
         matches = Matches(store, bots, settings)
         rooms = Rooms(store, matches)
         ranked = Ranked(factory, store, matches)
+        daily = Daily(factory, matches)
         services = cls(
-            settings, engine, factory, Accounts(factory), store, bots, matches, rooms, ranked
+            settings, engine, factory, Accounts(factory), store, bots, matches, rooms, ranked, daily
         )
         await matches.start()
         _steady_collector()

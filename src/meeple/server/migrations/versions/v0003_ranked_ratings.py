@@ -1,4 +1,5 @@
-"""Ranked ratings: one OpenSkill rating per account, game and seat count, and its history.
+"""Ranked ratings (one OpenSkill rating per account, game and seat count, and its history)
+and the Daily's attempts.
 
 Revision ID: 0003
 Revises: 0002
@@ -61,9 +62,33 @@ def upgrade() -> None:
         sa.Column("created_at", UtcDateTime(), nullable=False),
     )
     op.create_index("ix_rating_history_account_id", "rating_history", ["account_id"])
+    op.create_table(
+        "daily_attempts",
+        sa.Column(
+            "match_id",
+            sa.String(24),
+            sa.ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("game_id", sa.String(40), nullable=False),
+        sa.Column("day", sa.String(10), nullable=False),
+        sa.Column("scored", sa.Boolean(), nullable=False),
+        sa.Column("created_at", UtcDateTime(), nullable=False),
+    )
+    op.create_index("ix_daily_attempts_account_id", "daily_attempts", ["account_id"])
+    op.create_index("ix_daily_attempts_day", "daily_attempts", ["day"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_daily_attempts_day", table_name="daily_attempts")
+    op.drop_index("ix_daily_attempts_account_id", table_name="daily_attempts")
+    op.drop_table("daily_attempts")
     op.drop_index("ix_rating_history_account_id", table_name="rating_history")
     op.drop_table("rating_history")
     op.drop_table("ratings")

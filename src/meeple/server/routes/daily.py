@@ -1,0 +1,67 @@
+"""The Daily over REST: the day's challenge, starting an attempt, the day's leaderboard."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, status
+from pydantic import BaseModel, ConfigDict
+
+from meeple.server.daily import DailyError, challenge_json, parse_day
+from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
+from meeple.server.routes.matches import summary
+
+router = APIRouter(prefix="/api/daily", tags=["daily"])
+
+DateQuery = Annotated[str | None, Query(max_length=10, description="YYYY-MM-DD; today if none")]
+
+
+class AttemptIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    practice: bool = False
+
+
+@router.get("/{game}")
+async def challenge(
+    game: str, account: MaybeAccountDep, services: ServicesDep, date: DateQuery = None
+) -> dict[str, Any]:
+    """The day's challenge (seed, seats, options, the bots' level) and the caller's streak."""
+    try:
+        data = challenge_json(game, parse_day(date))
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None
+    if account is not None:
+        data["streak"] = await services.daily.streak(account.id)
+    return data
+
+
+@router.post("/{game}", status_code=status.HTTP_201_CREATED)
+async def attempt(
+    game: str,
+    account: AccountDep,
+    services: ServicesDep,
+    body: AttemptIn | None = None,
+    date: DateQuery = None,
+) -> dict[str, Any]:
+    """Start an attempt: today's is scored once; practice and past days are unscored."""
+    try:
+        day = parse_day(date)
+        master, scored = await services.daily.start(
+            account, game, day, practice=body is not None and body.practice
+        )
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None
+    data = summary(master, 0)
+    data["daily"] = {**challenge_json(game, day), "scored": scored}
+    return data
+
+
+@router.get("/{game}/leaderboard")
+async def leaderboard(
+    game: str, services: ServicesDep, date: DateQuery = None
+) -> list[dict[str, Any]]:
+    """The day's finished scored attempts, best first: place, then score, then turns."""
+    try:
+        return await services.daily.leaderboard(game, parse_day(date))
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None

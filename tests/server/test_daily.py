@@ -1,0 +1,55 @@
+"""The Daily over a real server: the same challenge for two accounts and across a restart,
+one scored attempt a day, practice and past days unscored, the day's leaderboard."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tests.server.conftest import Client, Server
+from tests.server.test_live import play_out
+
+
+def _ok(reply: Any, status: int = 200) -> Any:
+    assert reply.status_code == status, reply.text
+    return reply.json()
+
+
+def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> None:
+    one = Client(server).guest("Daily One")
+    two = Client(server).guest("Daily Two")
+    today = datetime.now(UTC).date().isoformat()
+    challenge = _ok(one.get("/api/daily/maatatahay"))
+    assert challenge["date"] == today and challenge["seats"] == 2 and challenge["streak"] == 0
+    assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0} == challenge
+    first = _ok(one.post("/api/daily/maatatahay"), 201)
+    assert first["mode"] == "daily" and first["daily"]["scored"]
+    assert first["daily"]["seed"] == challenge["seed"]
+    other = _ok(two.post("/api/daily/maatatahay", json={}), 201)
+    assert other["daily"]["seed"] == challenge["seed"] and other["options"] == first["options"]
+    assert [p["bot"] for p in other["players"]] == [p["bot"] for p in first["players"]]
+    again = one.post("/api/daily/maatatahay")
+    assert again.status_code == 409 and again.json()["detail"]["code"] == "daily/played"
+    practice = _ok(one.post("/api/daily/maatatahay", json={"practice": True}), 201)
+    assert not practice["daily"]["scored"] and practice["daily"]["seed"] == challenge["seed"]
+    yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
+    past = _ok(one.post("/api/daily/maatatahay", params={"date": yesterday}), 201)
+    assert not past["daily"]["scored"] and past["daily"]["date"] == yesterday
+    assert past["daily"]["seed"] != challenge["seed"]
+    assert _ok(one.get("/api/daily/maatatahay"))["streak"] == 1
+    # One plays the attempt to the end; the leaderboard lists it, not the unfinished one.
+    with one.socket(first["id"]) as socket:
+        play_out(socket, 0, random.Random(9), socket.recv())
+    board = _ok(one.get("/api/daily/maatatahay/leaderboard"))
+    assert [entry["match"] for entry in board] == [first["id"]]
+    (entry,) = board
+    assert entry["account"] == one.account["id"] and entry["turns"] > 0 and entry["rank"] == 1
+    assert entry["place"] in (1, 2) and entry["won"] == (entry["place"] == 1)
+    # The same challenge after a restart.
+    server.restart()
+    assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0} == challenge
+    again = two.post("/api/daily/maatatahay")
+    assert again.status_code == 409 and again.json()["detail"]["code"] == "daily/played"
+    refused = one.get("/api/daily/maatatahay", params={"date": "2999-01-01"})
+    assert refused.status_code == 422 and refused.json()["detail"]["code"] == "daily/bad_date"

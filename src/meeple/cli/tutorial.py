@@ -40,7 +40,7 @@ def _tutorial_of(name: str) -> tuple[Game, Tutorial]:
 
 
 def tutorial(
-    game: Annotated[str, typer.Argument(help="The game to learn: maiterra, maatatahay, ...")],
+    game: Annotated[str, typer.Argument(help="The game to learn, as 'meeple games' lists it")],
 ) -> None:
     """A guided first match: short steps that each teach one rule on a prepared position."""
     rules, steps = _tutorial_of(game)

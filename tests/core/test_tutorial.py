@@ -64,3 +64,52 @@ def test_malformed_tutorials_are_refused() -> None:
     for data in malformed:
         with pytest.raises(InvalidTutorial):
             load_tutorial(data)
+
+
+def test_a_state_position_a_previous_position_a_view_path_and_hints() -> None:
+    """The other ways a step can be written: a position given as state JSON, one that follows
+    the step before, what the seat's view shows after the action, and a hint for one action."""
+    game = load_game("maatatahay", seats=2)
+    start = game.new_initial_state(4)
+    seat = start.deciding_seats()[0]
+    data: JSON = {
+        "seats": 2,
+        "steps": [
+            {
+                "title": "Pick",
+                "text": "Pick the second pair.",
+                "position": {"state": start.to_json()},
+                "seat": seat,
+                "expect": {"any_of": ["pick 2"]},
+                "example": "pick 2",
+                "wrong": "The second pair, please.",
+                "hints": {"pick 1": "That is the first pair."},
+                "success": "Picked.",
+            },
+            {
+                "title": "Who places first",
+                "text": "Say who places first.",
+                "position": "previous",
+                "seat": seat,
+                "expect": {"view_path": ["phase"], "equals": "place"},
+                "example": "first B",
+                "wrong": "Say who places first.",
+                "success": "Set.",
+            },
+        ],
+    }
+    tutorial = load_tutorial(data)
+    first = step_state(game, tutorial, 0)
+    assert first == start and first is not start
+    hinted = check_action(game, tutorial.steps[0], first, "pick 1")
+    assert not hinted.ok and hinted.message == "That is the first pair."
+    assert (
+        check_action(game, tutorial.steps[0], first, "pick 3").message == "The second pair, please."
+    )
+    done = check_action(game, tutorial.steps[0], first, "pick 2")
+    assert done.ok
+    after = next_state(game, tutorial, 0, done)
+    assert after is not None and after == step_state(game, tutorial, 1)
+    step = tutorial.steps[1]
+    assert step.seat in after.deciding_seats()
+    assert check_action(game, step, after, step.example).ok

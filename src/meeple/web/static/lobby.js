@@ -3,6 +3,8 @@
 
 import { html, useEffect, useState, useCallback } from "./vendor/preact-htm.js";
 import { api, gameName, gameTitle } from "./api.js";
+import { RankedCard } from "./ranked.js";
+import { DailyCard } from "./daily.js";
 
 let gamesCache = null;
 let botsCache = null;
@@ -375,6 +377,8 @@ export function Lobby({ account }) {
       <${SoloForm} games=${games} />
       <${RoomForm} games=${games} />
       <${LearnToPlay} games=${games} />
+      <${RankedCard} />
+      <${DailyCard} />
     </div>
   </div>`;
 }

@@ -1,0 +1,65 @@
+// The lobby's "Ranked" card: queue for a ranked match (game and seat count), the time waited
+// and the rating range, cancel; once matched, the match opens. The leaderboard below.
+
+import { html, useEffect, useState } from "./vendor/preact-htm.js";
+import { api } from "./api.js";
+
+const RANKED = [
+  ["maiterra", 2], ["maiterra", 3], ["maiterra", 4], ["maatatahay", 2], ["manafields", 2],
+];
+const TITLES = { maiterra: "Maiterra", maatatahay: "Maatatahay", manafields: "Manafields" };
+
+export function RankedCard() {
+  const [choice, setChoice] = useState(0);
+  const [queue, setQueue] = useState({ status: "none" });
+  const [board, setBoard] = useState([]);
+  const [error, setError] = useState(null);
+  const [game, seats] = RANKED[choice];
+
+  useEffect(() => {
+    api("GET", "/api/ranked/queue").then((r) => { if (r.ok) setQueue(r.data); });
+  }, []);
+  useEffect(() => {
+    api("GET", `/api/ranked/leaderboard?game=${game}&seats=${seats}`).then((r) => { if (r.ok) setBoard(r.data); });
+  }, [game, seats]);
+  useEffect(() => {
+    if (queue.status === "matched" && queue.fresh) location.hash = `#/match/${queue.match}`;
+    if (queue.status !== "queued") return undefined;
+    const timer = setTimeout(async () => {
+      const r = await api("GET", "/api/ranked/queue");
+      if (r.ok) setQueue({ ...r.data, fresh: true });
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [queue]);
+
+  const join = async () => {
+    setError(null);
+    const r = await api("POST", "/api/ranked/queue", { game, seats });
+    if (r.ok) setQueue({ ...r.data, fresh: true });
+    else setError(r.message);
+  };
+  const cancel = async () => {
+    await api("DELETE", "/api/ranked/queue");
+    setQueue({ status: "none" });
+  };
+  return html`<section class="card" aria-label="Ranked">
+    <h2>Ranked</h2>
+    <p>Everyone against everyone, 90 seconds a round; rated by OpenSkill.</p>
+    <div class="field"><label for="ranked-game">Game</label>
+      <select id="ranked-game" value=${choice} disabled=${queue.status === "queued"}
+        onChange=${(e) => setChoice(Number(e.target.value))}>
+        ${RANKED.map(([g, s], i) => html`<option value=${i}>${TITLES[g]}, ${s} seats</option>`)}
+      </select></div>
+    ${queue.status === "queued"
+      ? html`<p data-testid="ranked-status">Waiting ${Math.round(queue.waited)} s · ${queue.queued} in the queue · range ±${queue.range}</p>
+        <button type="button" onClick=${cancel}>Cancel</button>`
+      : html`<button type="button" onClick=${join}>Find a ranked match</button>`}
+    ${queue.status === "timeout" && html`<p data-testid="ranked-status">No match found in time; try again.</p>`}
+    ${queue.status === "matched" && html`<p data-testid="ranked-status"><a href=${`#/match/${queue.match}`}>Your ranked match</a></p>`}
+    <p role="alert" class="error">${error || ""}</p>
+    <h3>Leaderboard</h3>
+    ${board.length === 0 && html`<p>No rated players yet.</p>`}
+    <ol data-testid="ranked-leaderboard">${board.slice(0, 10).map((e) => html`<li>
+      ${e.name}${e.bot ? " (bot)" : ""} · ${e.ordinal.toFixed(1)}${e.provisional ? "?" : ""} · ${e.games} games</li>`)}</ol>
+  </section>`;
+}

@@ -1,0 +1,52 @@
+"""The lobby's Ranked and Daily cards in a real Chromium: queue, wait and cancel; matched
+with a second player and taken to the match; today's Daily played, a second scored
+attempt refused and practised instead."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.server.conftest import Client, Server
+from tests.web.conftest import screenshot, sign_in_as_guest
+
+expect.set_options(timeout=15_000)
+
+
+def test_the_ranked_queue_in_the_lobby(page: Page, web: Server) -> None:
+    sign_in_as_guest(page, "Queuer")
+    page.goto("/")
+    card = page.get_by_role("region", name="Ranked")
+    card.get_by_label("Game").select_option(label="Maiterra, 4 seats")
+    card.get_by_role("button", name="Find a ranked match").click()
+    expect(card.get_by_test_id("ranked-status")).to_contain_text("Waiting")
+    screenshot(page, "ranked-queue")
+    card.get_by_role("button", name="Cancel").click()
+    expect(card.get_by_role("button", name="Find a ranked match")).to_be_visible()
+    other = Client(web).guest("Opponent")
+    queued = other.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2})
+    assert queued.status_code == 201, queued.text
+    card.get_by_label("Game").select_option(label="Maatatahay, 2 seats")
+    card.get_by_role("button", name="Find a ranked match").click()
+    expect(page).to_have_url(re.compile(r"#/match/"))
+    match_id = page.url.rsplit("/", 1)[1]
+    assert other.get("/api/ranked/queue").json()["match"] == match_id
+
+
+def test_the_daily_in_the_lobby(page: Page) -> None:
+    sign_in_as_guest(page, "Daily")
+    page.goto("/")
+    card = page.get_by_role("region", name="Daily")
+    expect(card.get_by_test_id("daily-challenge")).to_contain_text("2 seats")
+    card.get_by_role("button", name="Play today's Daily").click()
+    expect(page).to_have_url(re.compile(r"#/match/"))
+    first = page.url
+    page.goto("/")
+    card = page.get_by_role("region", name="Daily")
+    card.get_by_role("button", name="Play today's Daily").click()
+    expect(card.get_by_role("alert")).to_contain_text("practise it")
+    screenshot(page, "daily")
+    card.get_by_role("button", name="Practise").click()
+    expect(page).to_have_url(re.compile(r"#/match/"))
+    assert page.url != first

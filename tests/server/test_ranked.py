@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from tests.server.conftest import Client, Server
+from tests.server.test_live import play_out
 
 
 def _ok(reply: Any, status: int = 200) -> Any:
@@ -91,6 +92,37 @@ def test_a_maatatahay_ranked_match_is_formed_played_and_rated(server: Server) ->
     ids = {entry["account"] for entry in board}
     assert {one.account["id"], two.account["id"]} <= ids
     assert all(entry["bot"] is False for entry in board)
+
+
+def test_a_leaver_loses_as_last_place(server: Server) -> None:
+    stays = Client(server).guest("Stays")
+    leaves = Client(server).guest("Leaves")
+    for client in (stays, leaves):
+        _ok(client.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
+    mine, theirs = _matched(stays), _matched(leaves)
+    # The other never connects: past the grace period (1.2 s here) a bot plays the seat.
+    with stays.socket(mine["match"]) as socket:
+        final = play_out_frame(socket, mine["seat"])
+    assert final is not None
+    deadline = time.monotonic() + 10
+    while True:
+        history = _ok(leaves.get(f"/api/accounts/{leaves.account['id']}/ratings"))["history"]
+        if history or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    (left,) = history
+    (stayed,) = _ok(stays.get(f"/api/accounts/{stays.account['id']}/ratings"))["history"]
+    assert left["match"] == mine["match"] == theirs["match"]
+    assert left["place"] == 2 and left["mu"] < left["mu_before"]
+    assert stayed["place"] == 1 and stayed["mu"] > stayed["mu_before"]
+
+
+def play_out_frame(socket: Any, seat: int) -> dict[str, Any]:
+    """Play ``seat`` with random legal actions to the end; the outcome."""
+    acks = play_out(socket, seat, random.Random(8), socket.recv())
+    assert acks
+    frame: dict[str, Any] = acks[-1]
+    return frame
 
 
 def test_three_and_four_seat_maiterra_ranked_matches_are_formed(server: Server) -> None:

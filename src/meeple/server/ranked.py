@@ -11,11 +11,12 @@ within both their ranges; a range starts at :data:`BASE_RANGE` and widens by
 :data:`WIDEN_PER_SECOND` for every second waited. A ticket not matched within its ``wait``
 seconds times out.
 
-Finished ranked matches are rated lazily (on the next queue, leaderboard or ratings
-request, in the order they were stored): OpenSkill's Plackett-Luce model, the winners
-first, the others by score when the game counts points (equal places tie), everyone tied
-in a draw. A seat that went away is played by a bot for the others and keeps the place the
-position gives it; its account is rated by that place.
+A ranked match is rated when it ends: OpenSkill's Plackett-Luce model, the winners first,
+the others by score when the game counts points (equal places tie), everyone tied in a
+draw. A leaver, a seat away past the grace period when the match ends (a bot played it for
+the others), loses as last place, below everyone who stayed; when everyone left, places
+stand as the match ended. Matches that ended while the server was down, or whose end was
+missed, are rated on the next queue, leaderboard or ratings request, by the outcome alone.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from meeple.core import load_game
 from meeple.core.record import MAX_SEED
+from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
 from meeple.server.models import Account, Match, MatchSeat, Rating, RatingChange, utcnow
 from meeple.server.modes import MODES, check_table
@@ -54,6 +56,8 @@ WIDEN_PER_SECOND = 0.5
 DEFAULT_WAIT = 300.0
 MAX_WAIT = 3600.0
 TIMER = MODES["ranked"].default_timer
+WATCH_SECONDS = 0.2
+"""How often a live ranked match is looked at for its end."""
 
 
 class RankedError(Exception):
@@ -143,6 +147,14 @@ class Ranked:
         self._rating = asyncio.Lock()
         self._queue: dict[int, Ticket] = {}
         self._ended: dict[int, dict[str, Any]] = {}
+        self._watching: dict[str, asyncio.Task[None]] = {}
+        self._live: dict[str, MatchMaster] = {}
+
+    def close(self) -> None:
+        for task in self._watching.values():
+            task.cancel()
+        self._watching.clear()
+        self._live.clear()
 
     # -- the queue ---------------------------------------------------------------------
 
@@ -249,7 +261,9 @@ class Ranked:
             turn_seconds=TIMER,
         )
         await self.store.create_match(match)
-        await self.matches.begin(match)
+        master = await self.matches.begin(match)
+        self._live[match.id] = master
+        self._watching[match.id] = asyncio.get_running_loop().create_task(self._watch(master))
         for seat, ticket in enumerate(order):
             del self._queue[ticket.account.id]
             self._ended[ticket.account.id] = {
@@ -260,6 +274,13 @@ class Ranked:
                 "seat": seat,
                 "socket": f"/ws/matches/{match.id}",
             }
+
+    async def _watch(self, master: MatchMaster) -> None:
+        """Wait for the match to end, then rate it (noting who had left)."""
+        while not master.over:
+            await asyncio.sleep(WATCH_SECONDS)
+        await self.settle()
+        self._watching.pop(master.id, None)
 
     # -- ratings -----------------------------------------------------------------------
 
@@ -282,10 +303,18 @@ class Ranked:
                     )
                 ).all()
             for match_id in found:
-                await self._rate(match_id)
+                await self._rate(match_id, self._leavers(match_id))
             return len(found)
 
-    async def _rate(self, match_id: str) -> None:
+    def _leavers(self, match_id: str) -> set[int]:
+        """The seats away when a match this server formed ended, unless everyone was."""
+        master = self._live.pop(match_id, None)
+        if master is None:
+            return set()
+        away = set(master.presence.away)
+        return away if len(away) < master.game.seats else set()
+
+    async def _rate(self, match_id: str, leavers: set[int]) -> None:
         model = _model()
         async with self.sessions() as session, session.begin():
             match = await session.get(Match, match_id)
@@ -298,6 +327,10 @@ class Ranked:
             ).all()
             game_id = match.game_id.split("/")[0]  # ratings outlive a game's version
             places = places_of(match.outcome, match.seats)
+            last = max(places) + 1
+            places = [last if seat in leavers else place for seat, place in enumerate(places)]
+            distinct = sorted(set(places))
+            places = [distinct.index(place) + 1 for place in places]
             rated = [(s, places[s.seat]) for s in seats if s.account_id is not None]
             if len({s.account_id for s, _ in rated}) < 2:
                 return

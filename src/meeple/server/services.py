@@ -75,6 +75,7 @@ class Services:
         return await self.accounts.by_token(token_hash(token))
 
     async def close(self) -> None:
+        self.ranked.close()
         await self.matches.close()
         self.bots.close()
         self.store.close()

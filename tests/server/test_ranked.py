@@ -172,5 +172,17 @@ def test_leaving_the_queue_and_a_queue_timeout(server: Server) -> None:
     assert _ok(alone.post("/api/ranked/queue", json=body), 201)["status"] == "queued"
     time.sleep(1.3)
     assert _ok(alone.get("/api/ranked/queue"))["status"] == "timeout"
+    bot = Client(server)
+    reply = bot.post(
+        "/api/accounts",
+        json={
+            "name": f"rbot{time.monotonic_ns() % 10**8}",
+            "password": "beep-boop-beep",
+            "bot": True,
+        },
+    )
+    bot.token = _ok(reply, 201)["token"]
+    queued = _ok(bot.post("/api/ranked/queue", json={"game": "manafields", "wait": 1}), 201)
+    assert queued["bot"] is True and not _ok(alone.get("/api/ranked/queue")).get("bot")
     refused = alone.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 3})
     assert refused.status_code == 422 and refused.json()["detail"]["code"] == "ranked/bad_seats"

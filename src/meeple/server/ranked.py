@@ -206,6 +206,7 @@ class Ranked:
                 now = time.monotonic()
                 return {
                     "status": "queued",
+                    "bot": ticket.account.is_bot,
                     "game": ticket.game,
                     "seats": ticket.seats,
                     "options": ticket.options,

@@ -3,7 +3,7 @@
 The day's challenge is derived from the date alone, so every server shows the same one:
 its seed is the hash of ``daily/<game>/<date>`` (the seed draws the map, the factions or
 the houses as the game's setup does), and the seat count, options and the bots' level come
-from :data:`CHALLENGES`. The person plays seat 0; bots of that level play every other seat,
+from :func:`challenges`. The person plays seat 0; bots of that level play every other seat,
 everyone against everyone, with no turn timer.
 
 One scored attempt per account, game and day: a second is refused (``daily/played``) unless
@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from meeple.core import registered
 from meeple.core.record import MAX_SEED
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches
@@ -41,12 +42,19 @@ class Challenge:
     bots: str
 
 
-CHALLENGES: dict[str, Challenge] = {
-    "maiterra": Challenge(3, {}, "heuristic"),
-    "maatatahay": Challenge(2, {}, "heuristic"),
-    "manafields": Challenge(2, {}, "heuristic"),
-}
-"""Each game's Daily terms, by the game's name."""
+DAILY_BOT = "heuristic"
+"""The bots' level in every Daily: the ladder's rule-of-thumb bot, the same in every game."""
+
+
+def challenges() -> dict[str, Challenge]:
+    """Each registered game's Daily terms, by the game's name: the middle of its seat range
+    (rounded up: a game for 2 to 4 seats is played at 3, a 1v1 game at 2), its default
+    options, and :data:`DAILY_BOT` in every other seat."""
+    return {
+        info.name: Challenge((info.min_seats + info.max_seats + 1) // 2, {}, DAILY_BOT)
+        for info in registered()
+    }
+
 
 SEAT = 0
 """The seat the person plays."""
@@ -99,9 +107,10 @@ def challenge_json(game_id: str, day: date) -> dict[str, Any]:
 
 
 def _challenge(game_id: str) -> Challenge:
-    challenge = CHALLENGES.get(game_id)
+    terms = challenges()
+    challenge = terms.get(game_id)
     if challenge is None:
-        raise DailyError(404, "daily/bad_game", f"Dailies: {list(CHALLENGES)}")
+        raise DailyError(404, "daily/bad_game", f"Dailies: {list(terms)}")
     return challenge
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from meeple.core import load_game
+from meeple.core import load_game, registered
 from meeple.core.record import MAX_SEED
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
@@ -40,12 +40,12 @@ from meeple.server.modes import MODES, check_table
 from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
 
-RANKED_SEATS: dict[str, tuple[int, ...]] = {
-    "maiterra": (2, 3, 4),
-    "maatatahay": (2,),
-    "manafields": (2,),
-}
-"""The seat counts each game is ranked at."""
+
+def ranked_seats() -> dict[str, tuple[int, ...]]:
+    """The seat counts each registered game is ranked at, by the game's name: every count it
+    is played at, always everyone against everyone."""
+    return {info.name: tuple(range(info.min_seats, info.max_seats + 1)) for info in registered()}
+
 
 START_MU = 25.0
 START_SIGMA = 25.0 / 3
@@ -171,11 +171,12 @@ class Ranked:
         Raises:
             RankedError: ``ranked/bad_game``, ``ranked/bad_seats``, ``ranked/bad_options``.
         """
-        if game_id not in RANKED_SEATS:
-            raise RankedError(422, "ranked/bad_game", f"ranked games: {list(RANKED_SEATS)}")
-        if seats not in RANKED_SEATS[game_id]:
+        counts = ranked_seats()
+        if game_id not in counts:
+            raise RankedError(422, "ranked/bad_game", f"ranked games: {list(counts)}")
+        if seats not in counts[game_id]:
             raise RankedError(
-                422, "ranked/bad_seats", f"{game_id} is ranked at {RANKED_SEATS[game_id]} seats"
+                422, "ranked/bad_seats", f"{game_id} is ranked at {counts[game_id]} seats"
             )
         try:
             game = load_game(game_id, seats=seats, options=options or {})

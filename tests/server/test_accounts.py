@@ -58,7 +58,11 @@ def test_bad_account_requests_are_refused(server: Server) -> None:
         {"name": "okname", "password": "short"},
         {"name": "okname", "password": "long-enough-pw", "admin": True},
     ):
-        assert client.post("/api/accounts", json=body).status_code == 422
+        refused = client.post("/api/accounts", json=body)
+        assert refused.status_code == 422
+        # One shape for every refusal: a code and a sentence naming the field.
+        assert refused.json()["detail"]["code"] == "request/invalid", refused.text
+        assert "body." in refused.json()["detail"]["message"]
     assert client.post("/api/guests", json={"display_name": ""}).status_code == 422
     assert client.get("/api/me", headers={"Authorization": "Bearer nonsense"}).status_code == 401
 

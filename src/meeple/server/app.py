@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -62,6 +63,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Every route's refused room request, in the shape of the other REST refusals."""
         detail = {"code": refusal.code, "message": refusal.message}
         return JSONResponse({"detail": detail}, status_code=refusal.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def request_refused(request: Request, refusal: RequestValidationError) -> JSONResponse:
+        """A body, query or path field of the wrong shape: the same ``{code, message}`` as
+        every other refusal, naming each field and what was wrong with it."""
+        problems = [
+            f"{'.'.join(str(part) for part in problem.get('loc', ()))}: {problem.get('msg', '')}"
+            for problem in refusal.errors()[:5]
+        ]
+        detail = {"code": "request/invalid", "message": "; ".join(problems)[:500]}
+        return JSONResponse({"detail": detail}, status_code=422)
 
     app.include_router(accounts.router)
     app.include_router(games.router)

@@ -4,6 +4,9 @@ follows the match with ?watch and cannot act."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.server.conftest import Server
@@ -12,6 +15,37 @@ from tests.web.conftest import sign_in_as_guest, start_solo
 # A loaded machine (CI runs the browser tests beside the rest) may take longer than the
 # 5 s Playwright waits by default.
 expect.set_options(timeout=15_000)
+
+
+@contextmanager
+def _two_at_a_table(
+    page: Page,
+    browser: Browser,
+    web: Server,
+    names: tuple[str, str],
+    timer: int | None,
+    timeout_ms: float | None = None,
+) -> Iterator[tuple[Page, str]]:
+    """``page`` hosts a Maatatahay room, a second person (another browser profile) joins it
+    by code and gets ready, the match starts and both pages open it: (the other page, the
+    match id). ``timeout_ms`` sets the other profile's waits."""
+    sign_in_as_guest(page, names[0])
+    room = page.request.post("/api/rooms", data={"game": "maatatahay", "timer": timer}).json()
+    other_context = browser.new_context(base_url=web.base)
+    if timeout_ms is not None:
+        other_context.set_default_timeout(timeout_ms)
+    try:
+        other = other_context.new_page()
+        sign_in_as_guest(other, names[1])
+        assert other.request.post("/api/rooms/join", data={"code": room["code"]}).ok
+        assert other.request.post(f"/api/rooms/{room['id']}/ready", data={"ready": True}).ok
+        assert page.request.post(f"/api/rooms/{room['id']}/start").ok
+        page.goto(f"/#/match/{room['id']}")
+        other.goto(f"/#/match/{room['id']}")
+        expect(other.get_by_test_id("version")).to_be_visible()
+        yield other, room["id"]
+    finally:
+        other_context.close()
 
 
 def _wait_past(page: Page, version: int) -> None:
@@ -80,25 +114,12 @@ def test_a_spectator_watches_without_acting(page: Page, browser: Browser, web: S
 def test_a_player_who_leaves_a_timed_match_shows_as_away_and_back(
     page: Page, browser: Browser, web: Server
 ) -> None:
-    sign_in_as_guest(page, "Host Ada")
-    room = page.request.post("/api/rooms", data={"game": "maatatahay", "timer": 120}).json()
-    other_context = browser.new_context(base_url=web.base)
-    try:
-        other = other_context.new_page()
-        sign_in_as_guest(other, "Bo")
-        assert other.request.post("/api/rooms/join", data={"code": room["code"]}).ok
-        assert other.request.post(f"/api/rooms/{room['id']}/ready", data={"ready": True}).ok
-        assert page.request.post(f"/api/rooms/{room['id']}/start").ok
-        page.goto(f"/#/match/{room['id']}")
-        other.goto(f"/#/match/{room['id']}")
-        expect(other.get_by_test_id("version")).to_be_visible()
+    with _two_at_a_table(page, browser, web, ("Host Ada", "Bo"), 120) as (other, match_id):
         # Bo's page goes: after the grace period (60 s, 50 times faster) the seat is away.
         other.goto("about:blank")
         expect(page.get_by_test_id("status-1")).to_contain_text("away", timeout=15_000)
-        other.goto(f"{web.base}/#/match/{room['id']}")
+        other.goto(f"{web.base}/#/match/{match_id}")
         expect(page.get_by_test_id("status-1")).not_to_contain_text("away", timeout=15_000)
-    finally:
-        other_context.close()
 
 
 # Every WebSocket the page opens is kept in window.__sockets; while window.__block is set,
@@ -130,19 +151,7 @@ def test_a_dropped_connection_comes_back_with_what_it_missed(
     page: Page, browser: Browser, web: Server
 ) -> None:
     page.add_init_script(_FLAKY_NETWORK)
-    sign_in_as_guest(page, "Ava")
-    room = page.request.post("/api/rooms", data={"game": "maatatahay", "timer": None}).json()
-    other_context = browser.new_context(base_url=web.base)
-    other_context.set_default_timeout(20_000)
-    try:
-        other = other_context.new_page()
-        sign_in_as_guest(other, "Ben")
-        assert other.request.post("/api/rooms/join", data={"code": room["code"]}).ok
-        assert other.request.post(f"/api/rooms/{room['id']}/ready", data={"ready": True}).ok
-        assert page.request.post(f"/api/rooms/{room['id']}/start").ok
-        page.goto(f"/#/match/{room['id']}")
-        other.goto(f"/#/match/{room['id']}")
-        expect(other.get_by_test_id("version")).to_be_visible()
+    with _two_at_a_table(page, browser, web, ("Ava", "Ben"), None, 20_000) as (other, _):
         # Ava plays until Ben decides.
         for _ in range(50):
             if _legal(other).count():
@@ -175,5 +184,3 @@ def test_a_dropped_connection_comes_back_with_what_it_missed(
         assert before + 1 in logged[len(lines) :]
         reopened = page.evaluate("() => window.__sockets.map((s) => s.url)")
         assert any(f"since={stuck}" in url for url in reopened), reopened
-    finally:
-        other_context.close()

@@ -4,16 +4,11 @@
 
 import { html, useEffect, useRef, useState } from "./vendor/preact-htm.js";
 import { api, seatColour, seatMark } from "./api.js";
+import { loadStylesheet } from "./styles.js";
 
-const CSS_ID = "replay-css";
 // The replay viewer's stylesheet also dresses the hint panel and the line.
 export function useReplayCss() {
-  if (typeof document === "undefined" || document.getElementById(CSS_ID)) return;
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("./replay.css", import.meta.url).href;
-  document.head.append(link);
+  loadStylesheet(new URL("./replay.css", import.meta.url).href);
 }
 useReplayCss();
 

@@ -5,15 +5,9 @@
 // matched against the seat's legal actions by their notation (docs/notation.md).
 
 import { html, useState, useEffect, useMemo, useCallback, useRef } from "../vendor/preact-htm.js";
+import { loadStylesheet } from "../styles.js";
 
-const CSS_ID = "board-css-maatatahay";
-if (typeof document !== "undefined" && !document.getElementById(CSS_ID)) {
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("./maatatahay.css", import.meta.url).href;
-  document.head.append(link);
-}
+loadStylesheet(new URL("./maatatahay.css", import.meta.url).href);
 
 // ---------------------------------------------------------------- the game's constants
 

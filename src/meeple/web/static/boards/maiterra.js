@@ -6,17 +6,11 @@
 // the server's reason). See docs/rules/maiterra.md and docs/notation.md#maiterra.
 
 import { html, useState, useEffect, useMemo, useCallback, useRef } from "../vendor/preact-htm.js";
+import { loadStylesheet } from "../styles.js";
 
 // -- the look, loaded once ------------------------------------------------------------------
 
-const CSS_ID = "maiterra-board-css";
-if (typeof document !== "undefined" && !document.getElementById(CSS_ID)) {
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("./maiterra.css", import.meta.url).href;
-  document.head.appendChild(link);
-}
+loadStylesheet(new URL("./maiterra.css", import.meta.url).href);
 
 // Okabe-Ito colours by seat (Red, Blue, Green, Gold), each with a shape and a letter too.
 const SEAT_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#E69F00"];

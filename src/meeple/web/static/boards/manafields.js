@@ -4,14 +4,9 @@
 // `faction`, `teleport C e5`, `explode F`, `done`, `end`); see docs/rules/manafields.md.
 
 import { html, useState, useEffect, useMemo, useCallback } from "../vendor/preact-htm.js";
+import { loadStylesheet } from "../styles.js";
 
-const CSS = "/static/boards/manafields.css";
-if (typeof document !== "undefined" && !document.querySelector(`link[href="${CSS}"]`)) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = CSS;
-  document.head.appendChild(link);
-}
+loadStylesheet(new URL("./manafields.css", import.meta.url).href);
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const CELL = 48;

@@ -188,3 +188,16 @@ class DailyAttempt(Base):
     day: Mapped[str] = mapped_column(String(10), index=True)  # the UTC date, YYYY-MM-DD
     scored: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class RankedLeaver(Base):
+    """A seat of a ranked match its bot took over (the player away past the grace period)
+    and its player has not come back to: while the row stands the seat is a leaver."""
+
+    __tablename__ = "ranked_leavers"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    left_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)

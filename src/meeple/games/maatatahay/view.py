@@ -22,58 +22,86 @@ from meeple.games.maatatahay.data import (
     space_name,
 )
 from meeple.games.maatatahay.rules import PHASES, MaatatahayState
+from meeple.games.maatatahay.scoring import relic_points
 
 TILES = RULES.tiles
 
+# The view is sent after every action, so what never changes is worked out once here: the
+# spaces' names, each tile's printed face, and its arrows at each facing.
+SPACE_NAMES = tuple(space_name(space) for space in range(SPACES))
+_TILE_JSON = tuple(tile.to_json() for tile in TILES)
+_ARROWS = tuple(
+    tuple(tuple(DIRECTIONS[d] for d in tile.arrows_facing(facing)) for facing in range(4))
+    for tile in TILES
+)
+
 
 def _tile(index: int) -> dict[str, Any]:
-    return TILES[index].to_json()
+    face = _TILE_JSON[index]
+    return {**face, "arrows": list(face["arrows"])}
 
 
 def _seat_or_none(value: int) -> int | None:
     return None if value < 0 else value
 
 
-def view(state: MaatatahayState, seat: Seat | None) -> JSON:
-    board = []
-    for space in range(SPACES):
-        uid = state.tile[space]
-        warrior = None
-        if uid != EMPTY:
-            tile = TILES[uid % TILES_PER_SEAT]
-            facing = state.facing[space]
-            warrior = {
-                "seat": uid // TILES_PER_SEAT,
-                "tile": tile.id,
-                "name": tile.name,
-                "fangs": tile.fangs,
-                "diamonds": tile.diamonds,
-                "ability": tile.ability,
-                "arrows": [DIRECTIONS[d] for d in tile.arrows_facing(facing)],
-                "facing": FACINGS[facing],
-                "alive": state.living[space],
-                "energy": state.energy[space],
-                "spirit": state.spirit[space],
-                "strength": state.strength(space),
-                "surrounded": state.living[space] and state.is_surrounded(space),
-            }
-        board.append(
-            {
-                "space": space_name(space),
-                "relic": state.relic[space],
-                "crystals": {
-                    "energy": state.ground_energy[space],
-                    "spirit": state.ground_spirit[space],
-                },
-                "warrior": warrior,
-            }
-        )
-    outcome = state.outcome()
-    relic_costs = {
-        space_name(s): [state.relic_cost(0, s), state.relic_cost(1, s)]
-        for s in range(SPACES)
-        if state.relic[s]
+def _warrior(state: MaatatahayState, space: int, uid: int) -> dict[str, Any]:
+    index = uid % TILES_PER_SEAT
+    tile = TILES[index]
+    facing = state.facing[space]
+    alive = state.living[space]
+    return {
+        "seat": uid // TILES_PER_SEAT,
+        "tile": tile.id,
+        "name": tile.name,
+        "fangs": tile.fangs,
+        "diamonds": tile.diamonds,
+        "ability": tile.ability,
+        "arrows": list(_ARROWS[index][facing]),
+        "facing": FACINGS[facing],
+        "alive": alive,
+        "energy": state.energy[space],
+        "spirit": state.spirit[space],
+        "strength": state.strength(space) if alive else 0,
+        "surrounded": alive and state.is_surrounded(space),
     }
+
+
+def _board(state: MaatatahayState) -> list[dict[str, Any]]:
+    tile, relic = state.tile, state.relic
+    energy, spirit = state.ground_energy, state.ground_spirit
+    return [
+        {
+            "space": SPACE_NAMES[space],
+            "relic": relic[space],
+            "crystals": {"energy": energy[space], "spirit": spirit[space]},
+            "warrior": None if tile[space] == EMPTY else _warrior(state, space, tile[space]),
+        }
+        for space in range(SPACES)
+    ]
+
+
+def _score(state: MaatatahayState, seat: Seat) -> int:
+    """``state.score_breakdown(seat)["total"]``: diamonds and Spirit crystals on the seat's
+    surviving warriors, and its relics, summed without building the breakdown."""
+    total = relic_points(state, seat)
+    tile, living, spirit = state.tile, state.living, state.spirit
+    for space in range(SPACES):
+        uid = tile[space]
+        if uid != EMPTY and living[space] and uid // TILES_PER_SEAT == seat:
+            total += TILES[uid % TILES_PER_SEAT].diamonds + spirit[space]
+    return total
+
+
+def view(state: MaatatahayState, seat: Seat | None) -> JSON:
+    outcome = state.outcome()
+    relic = state.relic
+    relic_costs = {
+        SPACE_NAMES[s]: [state.relic_cost(0, s), state.relic_cost(1, s)]
+        for s in range(SPACES)
+        if relic[s]
+    }
+    taken = state.relics_taken
     return {
         "game": state.game.id,
         "seat": seat,
@@ -84,17 +112,15 @@ def view(state: MaatatahayState, seat: Seat | None) -> JSON:
         "decider": _seat_or_none(state.decider),
         "first": _seat_or_none(state.first),
         "placing": _seat_or_none(state.placing),
-        "hot": None if state.hot < 0 else space_name(state.hot),
+        "hot": None if state.hot < 0 else SPACE_NAMES[state.hot],
         "tribes": list(RULES.tribes),
-        "board": board,
+        "board": _board(state),
         "stream": [[_tile(a), _tile(b)] for a, b in state.stream],
         "pair": None if state.pair is None else [_tile(state.pair[0]), _tile(state.pair[1])],
         "storage": [
             {"energy": state.store_energy[s], "spirit": state.store_spirit[s]} for s in (0, 1)
         ],
-        "relics": [
-            [i + 1 for i, taker in enumerate(state.relics_taken) if taker == s] for s in (0, 1)
-        ],
+        "relics": [[i + 1 for i, taker in enumerate(taken) if taker == s] for s in (0, 1)],
         "relic_costs": relic_costs,
         "lost": list(state.lost),
         "spirit_track": state.spirit_track,
@@ -102,7 +128,7 @@ def view(state: MaatatahayState, seat: Seat | None) -> JSON:
         "supply": state.supply,
         "decks": [len(state.decks[0]), len(state.decks[1])],
         "free_spaces": state.free_spaces(),
-        "scores": [state.score_breakdown(s)["total"] for s in (0, 1)],
+        "scores": [_score(state, 0), _score(state, 1)],
         "options": dict(state.game.options),
         "outcome": None if outcome is None else outcome.to_json(),
     }

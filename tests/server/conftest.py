@@ -31,6 +31,14 @@ from websockets.sync.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 BACKENDS = ("sqlite", "postgres")
+GENEROUS_LIMITS = (
+    "LOGIN_PER_MINUTE",
+    "LOGIN_BURST",
+    "ROOMS_PER_MINUTE",
+    "ROOMS_BURST",
+    "ROOMS_PER_ADDRESS_PER_MINUTE",
+    "ROOMS_PER_ADDRESS_BURST",
+)
 
 
 def free_port() -> int:
@@ -114,6 +122,8 @@ class Server:
     data_dir: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """More ``MEEPLE_*`` settings for this server (they override the ones below)."""
 
     @property
     def base(self) -> str:
@@ -132,6 +142,10 @@ class Server:
             "MEEPLE_CLOCK_SCALE": "0.02",
             "MEEPLE_LAN_INTERFACES": '["127.0.0.1"]',
             "MEEPLE_LAN_NAME": f"meeple test {self.port}",
+            # Every test logs in and opens rooms from 127.0.0.1: limits no test reaches
+            # unless it sets its own (tests/server/test_access.py).
+            **{f"MEEPLE_{name}": "100000" for name in GENEROUS_LIMITS},
+            **self.env,
         }
         log = (self.data_dir / f"server-{self.port}.log").open("ab")
         with log:  # the child keeps its own copy of the descriptor

@@ -9,6 +9,7 @@ from fastapi import Depends, HTTPException, Request, status
 from starlette.requests import HTTPConnection
 
 from meeple.server.auth import bearer
+from meeple.server.ratelimit import Limiter, Limits, RateLimited, spend
 from meeple.server.repository import AccountRow
 from meeple.server.services import Services
 
@@ -61,6 +62,68 @@ AccountDep = Annotated[AccountRow, Depends(require_account)]
 MaybeAccountDep = Annotated[AccountRow | None, Depends(optional_account)]
 
 
-def error(status_code: int, code: str, message: str) -> HTTPException:
+def error(
+    status_code: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> HTTPException:
     """A REST refusal with the same ``{code, message}`` shape as the WebSocket errors."""
-    return HTTPException(status_code, detail={"code": code, "message": message})
+    return HTTPException(status_code, detail={"code": code, "message": message}, headers=headers)
+
+
+# -- rate limits ---------------------------------------------------------------------------
+
+
+def limits(connection: HTTPConnection) -> Limits:
+    """The app's limiters, built from its settings on first use (they live as long as the
+    app: one set per server process)."""
+    state = connection.app.state
+    found: Limits | None = getattr(state, "limits", None)
+    if found is None:
+        settings = get_services(connection).settings
+        found = Limits(
+            login=Limiter(settings.login_per_minute, settings.login_burst),
+            rooms_by_address=Limiter(
+                settings.rooms_per_address_per_minute, settings.rooms_per_address_burst
+            ),
+            rooms_by_account=Limiter(settings.rooms_per_minute, settings.rooms_burst),
+        )
+        state.limits = found
+    return found
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The address a request comes from (the proxy's, unless uvicorn trusts its headers)."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+def _limited(refused: RateLimited) -> HTTPException:
+    return error(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        "rate/limited",
+        f"too many {refused.what}; try again in {refused.retry_after} s",
+        headers={"Retry-After": str(refused.retry_after)},
+    )
+
+
+async def login_allowed(request: Request) -> None:
+    """Logins and registrations: so many a minute per client address (password guessing)."""
+    try:
+        spend((limits(request).login, client_address(request)), what="logins from this address")
+    except RateLimited as refused:
+        raise _limited(refused) from None
+
+
+async def room_allowed(request: Request, account: AccountDep) -> None:
+    """Opening rooms: so many a minute per account, and per client address."""
+    found = limits(request)
+    try:
+        spend(
+            (found.rooms_by_account, f"account:{account.id}"),
+            (found.rooms_by_address, client_address(request)),
+            what="rooms opened",
+        )
+    except RateLimited as refused:
+        raise _limited(refused) from None
+
+
+LoginLimit = Depends(login_allowed)
+RoomLimit = Depends(room_allowed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -53,6 +53,20 @@ class Settings(BaseSettings):
         default=20.0, gt=0, description="What one connection may send, on average."
     )
     message_burst: int = Field(default=40, ge=1, description="What it may send at once.")
+    # -- abuse limits (meeple.server.ratelimit): over them a request gets 429 and Retry-After
+    login_per_minute: float = Field(
+        default=10.0, gt=0, description="Logins and registrations one client address may try."
+    )
+    login_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    rooms_per_minute: float = Field(
+        default=6.0, gt=0, description="Rooms one account may open a minute."
+    )
+    rooms_burst: int = Field(default=12, ge=1, description="... and how many at once.")
+    rooms_per_address_per_minute: float = Field(
+        default=30.0, gt=0, description="Rooms one client address may open (a club behind NAT)."
+    )
+    rooms_per_address_burst: int = Field(default=60, ge=1, description="... and how many at once.")
+    # -- end of the abuse limits
     lan: bool = Field(default=False, description="Announce the server on the LAN (mDNS).")
     lan_name: str | None = Field(
         default=None, max_length=60, description="The name announced; default 'meeple on <host>'."
@@ -66,6 +80,40 @@ class Settings(BaseSettings):
         le=1,
         description="Multiplies every turn timer (tests and demos run a 90 s timer in seconds).",
     )
+
+    # Many workers (docs/server.md, "Many workers").
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Worker processes; more than one needs PostgreSQL and Redis.",
+    )
+    redis_url: str | None = Field(
+        default=None,
+        description="redis://host:port/db: with it, this process is one worker of many, "
+        "masters the matches it claims and forwards the others' connections over Redis.",
+    )
+    claim_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="How often a worker looks for matches no worker masters (one whose "
+        "worker died), and claims them.",
+    )
+
+    @model_validator(mode="after")
+    def _workers_share_postgres_and_redis(self) -> Settings:
+        if self.workers > 1 and not self.redis_url:
+            raise ValueError(
+                f"{self.workers} workers need --redis-url redis://... to reach each other"
+            )
+        if self.redis_url and not self.resolved_database_url().startswith("postgresql"):
+            raise ValueError(
+                "many workers share one PostgreSQL database: give "
+                "--database-url postgresql+asyncpg://... (the embedded SQLite file serves "
+                "one process)"
+            )
+        return self
 
     def resolved_database_url(self) -> str:
         """The database URL, defaulting to the embedded SQLite file in the data directory."""

@@ -15,7 +15,7 @@ from meeple.server.auth import (
     new_token,
     token_hash,
 )
-from meeple.server.deps import AccountDep, ServicesDep, error, request_token
+from meeple.server.deps import AccountDep, LoginLimit, ServicesDep, error, request_token
 from meeple.server.repository import AccountRow, NameTaken
 from meeple.server.services import Services
 
@@ -66,9 +66,10 @@ async def _log_in(services: Services, account: AccountRow, response: Response) -
     return LoginOut(account=account.to_json(), token=token, expires_at=expires.isoformat())
 
 
-@router.post("/accounts", status_code=status.HTTP_201_CREATED)
+@router.post("/accounts", status_code=status.HTTP_201_CREATED, dependencies=[LoginLimit])
 async def register(body: RegisterIn, services: ServicesDep, response: Response) -> LoginOut:
-    """Create an account (a person's, or a bot's with ``bot: true``) and log it in."""
+    """Create an account (a person's, or a bot's with ``bot: true``) and log it in.
+    Counts towards the address's login limit (``429 rate/limited`` past it)."""
     try:
         account = await services.accounts.create(
             name=body.name,
@@ -83,9 +84,10 @@ async def register(body: RegisterIn, services: ServicesDep, response: Response) 
     return await _log_in(services, account, response)
 
 
-@router.post("/sessions")
+@router.post("/sessions", dependencies=[LoginLimit])
 async def login(body: LoginIn, services: ServicesDep, response: Response) -> LoginOut:
-    """Log in with name and password: a bearer token, and the session cookie."""
+    """Log in with name and password: a bearer token, and the session cookie. So many tries
+    a minute per client address (``429 rate/limited``, with ``Retry-After``, past them)."""
     found = await services.accounts.by_name(body.name)
     if found is None or found[1] is None or not await check_password(found[1], body.password):
         raise error(

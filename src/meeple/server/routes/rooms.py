@@ -9,7 +9,7 @@ from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
-from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
+from meeple.server.deps import AccountDep, MaybeAccountDep, RoomLimit, ServicesDep, error
 from meeple.server.rooms import RoomError, room_json
 from meeple.server.routes.matches import summary
 
@@ -55,9 +55,10 @@ class FillIn(BaseModel):
     bots: BotNames = None
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, dependencies=[RoomLimit])
 async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
-    """Open a room; the caller is its host, at seat 0. The answer holds the private code."""
+    """Open a room; the caller is its host, at seat 0. The answer holds the private code.
+    So many a minute per account and per client address (``429 rate/limited`` past them)."""
     try:
         room = await services.rooms.create(
             account,

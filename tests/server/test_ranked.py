@@ -1,12 +1,19 @@
 """Ranked matches over a real server: formed from the queue, played to the end, rated; a
-three- and a four-seat Maiterra match formed; leaving the queue and a queue timeout."""
+three- and a four-seat Maiterra match formed; leaving the queue and a queue timeout; leavers
+stored, kept across a server restart, and a player back before the end no leaver."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from meeple.server.models import RankedLeaver
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 
@@ -186,3 +193,101 @@ def test_leaving_the_queue_and_a_queue_timeout(server: Server) -> None:
     assert queued["bot"] is True and not _ok(alone.get("/api/ranked/queue")).get("bot")
     refused = alone.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 3})
     assert refused.status_code == 422 and refused.json()["detail"]["code"] == "ranked/bad_seats"
+
+
+def _stored_leavers(server: Server, match_id: str) -> set[int]:
+    """The seats the server's database holds as the match's leavers (read on a thread of
+    its own, as the server's database is async)."""
+
+    async def read() -> set[int]:
+        engine = create_async_engine(server.database_url)
+        try:
+            async with engine.connect() as connection:
+                rows = await connection.execute(
+                    select(RankedLeaver.seat).where(RankedLeaver.match_id == match_id)
+                )
+                return {row[0] for row in rows}
+        finally:
+            await engine.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result()
+
+
+def _until_stored(server: Server, match_id: str, leavers: set[int]) -> None:
+    deadline = time.monotonic() + 10
+    while (found := _stored_leavers(server, match_id)) != leavers:
+        assert time.monotonic() < deadline, f"stored leavers {found}, not {leavers}"
+        time.sleep(0.1)
+
+
+def _history(client: Client) -> list[dict[str, Any]]:
+    """The client's rating history once its match is rated (it is, soon after the end)."""
+    assert client.account is not None
+    deadline = time.monotonic() + 10
+    while True:
+        found: list[dict[str, Any]] = _ok(
+            client.get(f"/api/accounts/{client.account['id']}/ratings")
+        )["history"]
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
+def _ranked_pair(server: Server, first: str, second: str) -> tuple[Client, Client, str, int, int]:
+    """Two guests queued for ranked Maatatahay and matched: both, the match, their seats."""
+    one, two = Client(server).guest(first), Client(server).guest(second)
+    for client in (one, two):
+        _ok(client.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
+    a, b = _matched(one), _matched(two)
+    assert a["match"] == b["match"]
+    return one, two, a["match"], a["seat"], b["seat"]
+
+
+def _away(socket: Any, seat: int) -> None:
+    """Wait on ``socket`` until the server says ``seat`` is away (its bot took it over)."""
+    while seat not in socket.until("presence")["away"]:
+        pass
+
+
+def test_a_leaver_stays_last_place_across_a_server_restart(server: Server) -> None:
+    stays, leaves, match_id, mine, theirs = _ranked_pair(server, "Stays On", "Walks Off")
+    with leaves.socket(match_id) as gone:
+        assert gone.recv()["type"] == "snapshot"
+    # Gone past the grace period (1.2 s here): the bot takes the seat over, and it is stored.
+    with stays.socket(match_id) as socket:
+        _away(socket, theirs)
+    _until_stored(server, match_id, {theirs})
+    server.kill()
+    server.restart()
+    # The restarted server still knows the leaver (and the one who stays is back, should
+    # the grace period have run out before the reconnection); the match is played out and
+    # rated. Whoever won (the leaver's bot, likely, against random moves) the leaver is last.
+    with stays.socket(match_id) as socket:
+        _until_stored(server, match_id, {theirs})
+        final = play_out_frame(socket, mine)
+    assert final is not None
+    (left,) = _history(leaves)
+    (stayed,) = _history(stays)
+    assert left["match"] == stayed["match"] == match_id
+    assert left["place"] == 2 and left["mu"] < left["mu_before"]
+    assert stayed["place"] == 1 and stayed["mu"] > stayed["mu_before"]
+
+
+def test_a_player_back_before_the_end_is_no_leaver(server: Server) -> None:
+    back, gone, match_id, returner, leaver = _ranked_pair(server, "Comes Back", "Goes Away")
+    with back.socket(match_id) as socket:
+        assert socket.recv()["type"] == "snapshot"
+    with gone.socket(match_id) as watching:
+        _away(watching, returner)
+    _until_stored(server, match_id, {returner})
+    # Back before the end: no longer a leaver; the other goes and does not come back.
+    with back.socket(match_id) as socket:
+        _away(socket, leaver)
+        _until_stored(server, match_id, {leaver})
+        final = play_out_frame(socket, returner)
+    assert final is not None
+    (stayed,) = _history(back)
+    (left,) = _history(gone)
+    assert stayed["place"] == 1 and left["place"] == 2
+    assert _stored_leavers(server, match_id) == {leaver}

@@ -13,16 +13,24 @@ seconds times out.
 
 A ranked match is rated when it ends: OpenSkill's Plackett-Luce model, the winners first,
 the others by score when the game counts points (equal places tie), everyone tied in a
-draw. A leaver, a seat away past the grace period when the match ends (a bot played it for
-the others), loses as last place, below everyone who stayed; when everyone left, places
-stand as the match ended. Matches that ended while the server was down, or whose end was
-missed, are rated on the next queue, leaderboard or ratings request, by the outcome alone.
+draw. A leaver loses as last place, below everyone who stayed; when everyone left, places
+stand as the match ended.
+
+A leaver is a seat its bot took over (its player away past the grace period) whose player
+did not come back before the match ended. A player who connects to the match again before
+its last action is no leaver, even if the bot played for them meanwhile (as on lichess and
+BGA, coming back and finishing is what counts); leaving again past the grace period makes
+them one again. Coming back after the end changes nothing. Leavers are stored
+(``ranked_leavers``) as the bot takes a seat over and dropped as its player comes back, so a
+server restart forgets none: a match is rated from the stored leavers, also one that ended
+while the server was down (rated on the next queue, leaderboard or ratings request).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -31,7 +39,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from meeple.core import load_game, registered
+from meeple.core import Seat, load_game, registered
 from meeple.core.record import MAX_SEED
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
@@ -39,6 +47,8 @@ from meeple.server.models import Account, Match, MatchSeat, Rating, RatingChange
 from meeple.server.modes import MODES, check_table
 from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
+
+log = logging.getLogger(__name__)
 
 
 def ranked_seats() -> dict[str, tuple[int, ...]]:
@@ -56,8 +66,6 @@ WIDEN_PER_SECOND = 0.5
 DEFAULT_WAIT = 300.0
 MAX_WAIT = 3600.0
 TIMER = MODES["ranked"].default_timer
-WATCH_SECONDS = 0.2
-"""How often a live ranked match is looked at for its end."""
 
 
 class RankedError(Exception):
@@ -111,6 +119,42 @@ def places_of(outcome: dict[str, Any] | None, seats: int) -> list[int]:
     return places
 
 
+class LeaverWatch:
+    """Listens to one live ranked match as a spectator would, to keep its leavers.
+
+    Attached to the match's master like a connection: every frame the master sends (a seat
+    away or back, each update, the final one) lets it compare the seats a bot plays for the
+    away (``presence.away``) and the seats with a connection against the leavers it knows.
+    Nothing is stored here, no frame waits on the database: each new set of leavers, and
+    the set at the end, goes on :attr:`changes` for :meth:`Ranked._keep_leavers` to store.
+    """
+
+    def __init__(self, master: MatchMaster, leavers: set[Seat]) -> None:
+        self.master = master
+        self.leavers = set(leavers)
+        self.changes: asyncio.Queue[tuple[frozenset[Seat], bool]] = asyncio.Queue()
+        self.done = False
+
+    @property
+    def seat(self) -> Seat | None:
+        return None
+
+    async def send(self, text: str) -> None:
+        if self.done:
+            return
+        master = self.master
+        over = master.over
+        away = master.presence.away
+        back = {c.seat for c in master.connections if c.seat is not None} - away
+        leavers = (self.leavers | away) - back
+        if leavers != self.leavers or over:
+            self.leavers = leavers
+            self.changes.put_nowait((frozenset(leavers), over))
+        if over:  # who had left is settled: a return now changes nothing
+            self.done = True
+            master.detach(self)
+
+
 def _model() -> Any:
     from openskill.models import PlackettLuce  # noqa: PLC0415 (an optional extra)
 
@@ -148,13 +192,28 @@ class Ranked:
         self._queue: dict[int, Ticket] = {}
         self._ended: dict[int, dict[str, Any]] = {}
         self._watching: dict[str, asyncio.Task[None]] = {}
-        self._live: dict[str, MatchMaster] = {}
+
+    async def start(self) -> int:
+        """Watch the leavers of every ranked match being played (rebuilt on startup), their
+        stored leavers kept; returns how many."""
+        async with self.sessions() as session:
+            found = (
+                await session.scalars(
+                    select(Match.id).where(Match.mode == "ranked", Match.status == "playing")
+                )
+            ).all()
+        watched = 0
+        for match_id in found:
+            master = await self.matches.get(match_id)
+            if master is not None and match_id not in self._watching:
+                await self._watch(master, await self.store.ranked_leavers(match_id))
+                watched += 1
+        return watched
 
     def close(self) -> None:
         for task in self._watching.values():
             task.cancel()
         self._watching.clear()
-        self._live.clear()
 
     # -- the queue ---------------------------------------------------------------------
 
@@ -264,8 +323,7 @@ class Ranked:
         )
         await self.store.create_match(match)
         master = await self.matches.begin(match)
-        self._live[match.id] = master
-        self._watching[match.id] = asyncio.get_running_loop().create_task(self._watch(master))
+        await self._watch(master, set())
         for seat, ticket in enumerate(order):
             del self._queue[ticket.account.id]
             self._ended[ticket.account.id] = {
@@ -277,12 +335,29 @@ class Ranked:
                 "socket": f"/ws/matches/{match.id}",
             }
 
-    async def _watch(self, master: MatchMaster) -> None:
-        """Wait for the match to end, then rate it (noting who had left)."""
-        while not master.over:
-            await asyncio.sleep(WATCH_SECONDS)
+    async def _watch(self, master: MatchMaster, leavers: set[Seat]) -> None:
+        """Keep the match's leavers stored while it is played, and rate it when it ends."""
+        watch = LeaverWatch(master, leavers)
+        self._watching[master.id] = asyncio.get_running_loop().create_task(
+            self._keep_leavers(watch)
+        )
+        await master.attach(watch)
+
+    async def _keep_leavers(self, watch: LeaverWatch) -> None:
+        """Store each new set of leavers in turn; at the end, rate the match."""
+        match_id = watch.master.id
+        try:
+            while True:
+                leavers, over = await watch.changes.get()
+                try:
+                    await self.store.set_ranked_leavers(match_id, set(leavers))
+                except Exception:  # the next change stores the whole set again
+                    log.exception("storing the leavers of ranked match %s failed", match_id)
+                if over:
+                    break
+        finally:
+            self._watching.pop(match_id, None)
         await self.settle()
-        self._watching.pop(master.id, None)
 
     # -- ratings -----------------------------------------------------------------------
 
@@ -292,7 +367,8 @@ class Ranked:
             return (START_MU, START_SIGMA) if row is None else (row.mu, row.sigma)
 
     async def settle(self) -> int:
-        """Rate every finished ranked match not rated yet; returns how many."""
+        """Rate every finished ranked match not rated yet, but those whose leavers are still
+        being stored (their watch rates them next); returns how many."""
         async with self._rating:
             async with self.sessions() as session:
                 rated = select(RatingChange.match_id).distinct()
@@ -304,19 +380,12 @@ class Ranked:
                         .order_by(Match.updated_at, Match.id)
                     )
                 ).all()
+            found = [match_id for match_id in found if match_id not in self._watching]
             for match_id in found:
-                await self._rate(match_id, self._leavers(match_id))
+                await self._rate(match_id, await self.store.ranked_leavers(match_id))
             return len(found)
 
-    def _leavers(self, match_id: str) -> set[int]:
-        """The seats away when a match this server formed ended, unless everyone was."""
-        master = self._live.pop(match_id, None)
-        if master is None:
-            return set()
-        away = set(master.presence.away)
-        return away if len(away) < master.game.seats else set()
-
-    async def _rate(self, match_id: str, leavers: set[int]) -> None:
+    async def _rate(self, match_id: str, leavers: set[Seat]) -> None:
         model = _model()
         async with self.sessions() as session, session.begin():
             match = await session.get(Match, match_id)
@@ -329,6 +398,8 @@ class Ranked:
             ).all()
             game_id = match.game_id.split("/")[0]  # ratings outlive a game's version
             places = places_of(match.outcome, match.seats)
+            if len(leavers) >= match.seats:  # everyone left: places stand as the match ended
+                leavers = set()
             last = max(places) + 1
             places = [last if seat in leavers else place for seat, place in enumerate(places)]
             distinct = sorted(set(places))

@@ -21,7 +21,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 
 from meeple.core import JSON, Seat
 from meeple.server.db import SQLITE_BUSY_SECONDS
-from meeple.server.models import Account, Match, MatchAction, MatchSeat, Token, utcnow
+from meeple.server.models import (
+    Account,
+    Match,
+    MatchAction,
+    MatchSeat,
+    RankedLeaver,
+    Token,
+    utcnow,
+)
 from meeple.server.store import SeatHolder, StaleWrite, StoredMatch
 
 
@@ -653,3 +661,31 @@ class SqlMatchStore:
     async def count(self) -> int:
         async with self._sessions() as session:
             return int((await session.execute(select(func.count(Match.id)))).scalar_one())
+
+    async def ranked_leavers(self, match_id: str) -> set[Seat]:
+        """The seats of a ranked match stored as leavers (see :class:`RankedLeaver`)."""
+        async with self._sessions() as session:
+            found = await session.scalars(
+                select(RankedLeaver.seat).where(RankedLeaver.match_id == match_id)
+            )
+            return set(found)
+
+    async def set_ranked_leavers(self, match_id: str, seats: set[Seat]) -> None:
+        """Store ``seats`` as the match's leavers: new ones from now, the others dropped."""
+        async with self._sessions() as session, session.begin():
+            stored = set(
+                await session.scalars(
+                    select(RankedLeaver.seat).where(RankedLeaver.match_id == match_id)
+                )
+            )
+            if stored - seats:
+                await session.execute(
+                    delete(RankedLeaver).where(
+                        RankedLeaver.match_id == match_id, RankedLeaver.seat.in_(stored - seats)
+                    )
+                )
+            now = utcnow()
+            session.add_all(
+                RankedLeaver(match_id=match_id, seat=seat, left_at=now)
+                for seat in sorted(seats - stored)
+            )

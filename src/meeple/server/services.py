@@ -66,6 +66,7 @@ class Services:
             settings, engine, factory, Accounts(factory), store, bots, matches, rooms, ranked, daily
         )
         await matches.start()
+        await ranked.start()  # the leavers of ranked matches still being played
         _steady_collector()
         return services
 

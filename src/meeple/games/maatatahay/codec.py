@@ -126,6 +126,7 @@ def state_from_json(game: MaatatahayRulebook, data: JSON) -> MaatatahayState:
         for seat, deck in enumerate(decks)
     ]
     _read_board(state, top.items("board", length=SPACES))
+    state.index_board()
     storage = top.items("storage", length=2)
     for seat in (0, 1):
         energy, spirit = _crystals(storage[seat], f"state.storage[{seat}]")

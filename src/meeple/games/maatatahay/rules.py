@@ -35,6 +35,7 @@ from meeple.games.maatatahay.data import (
     KEEPS,
     ORTHOGONAL,
     RULES,
+    SIZE,
     SPACES,
     TILES_PER_SEAT,
     ArrowTargets,
@@ -65,6 +66,29 @@ FINISH_IDS = tuple(
     for tile in range(TILES_PER_SEAT)
 )
 PLACE_IDS = tuple(ids.PLACE + space * ids.RELIC_CHOICES for space in range(SPACES))
+STORAGE_LIMIT = RULES.storage_limit  # every rulebook plays with it (it fixes the action ids)
+SPACE_NAMES = tuple(space_name(space) for space in range(SPACES))
+
+# The board as bitmasks (bit ``space``): the rules keep which spaces hold a warrior, which
+# an unclaimed relic and which a living warrior of each seat, so "is it surrounded", "how
+# many friends stand next to the relic" and "which spaces are free" are a few integer
+# operations instead of loops over the neighbours.
+BITS = tuple(1 << space for space in range(SPACES))
+ORTHOGONAL_BITS = tuple(sum(BITS[n] for n in near) for near in ORTHOGONAL)
+AROUND_BITS = tuple(sum(BITS[n] for n in near) for near in AROUND)
+ROW_BITS = (1 << SIZE) - 1
+# PLACE_ROWS[row][bits]: the place ids (no relic) of the row's spaces whose bits are set,
+# ascending, so the free spaces' ids are five look-ups.
+PLACE_ROWS = tuple(
+    tuple(
+        tuple(PLACE_IDS[row * SIZE + col] for col in range(SIZE) if bits >> col & 1)
+        for bits in range(1 << SIZE)
+    )
+    for row in range(SIZE)
+)
+# The decoded form of every place and finish id, looked up instead of divided out.
+PLACE_MOVES = tuple(divmod(i, ids.RELIC_CHOICES) for i in range(SPACES * ids.RELIC_CHOICES))
+FINISH_MOVES = tuple((facing, keep) for facing in range(len(FACINGS)) for keep in KEEPS)
 
 
 def owner(uid: int) -> int:
@@ -86,6 +110,8 @@ class MaatatahayRulebook(Game):
     passed to it. The rules read every number here, never from a module."""
     arrow_targets: ArrowTargets
     """Where :attr:`rules`' tiles point (kept with them)."""
+    relic_blocks: bool
+    """The option ``relic_blocks``, read once (the rules ask it at every placement)."""
 
     def __init__(
         self,
@@ -112,6 +138,7 @@ class MaatatahayRulebook(Game):
             )
         self.rules = rules
         self.arrow_targets = arrow_targets(rules)
+        self.relic_blocks = self.option("relic_blocks") is True
 
     @abstractmethod
     def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
@@ -131,6 +158,7 @@ class MaatatahayState(State):
 
     __slots__ = (
         "active",
+        "alive",
         "bag_energy",
         "bag_spirit",
         "deaths_this_round",
@@ -146,11 +174,13 @@ class MaatatahayState(State):
         "hot_was_closed",
         "living",
         "lost",
+        "occupied",
         "pair",
         "phase",
         "placements",
         "placing",
         "relic",
+        "relics",
         "relics_taken",
         "rng",
         "round",
@@ -187,6 +217,11 @@ class MaatatahayState(State):
         self.ground_energy = [0] * SPACES
         self.ground_spirit = [0] * SPACES
         self.relic = [False] * SPACES
+        # The board's bitmasks (see BITS), kept by the rules as they change the lists above;
+        # whoever writes those lists directly (the codec) calls index_board() after.
+        self.occupied = 0  # spaces holding a warrior, living or face down
+        self.relics = 0  # spaces holding an unclaimed Temple Relic
+        self.alive = [0, 0]  # per seat, the spaces of its living warriors
         self.store_energy = [0, 0]
         self.store_spirit = [0, 0]
         self.relics_taken: list[int] = []  # seats, in global order of acquisition
@@ -213,6 +248,7 @@ class MaatatahayState(State):
             for space in inner[: sum(game.rules.shrines)]:
                 shrines[space] = True
         state.relic = shrines
+        state.index_board()
         state.bag_energy, state.bag_spirit = game.rules.bag_energy, game.rules.bag_spirit
         state.supply = game.rules.supply_energy
         for space in range(SPACES):
@@ -232,6 +268,20 @@ class MaatatahayState(State):
             state.stream.append((state.decks[0].pop(), state.decks[1].pop()))
         state.active = rng.below(2)
         return state
+
+    def index_board(self) -> None:
+        """Work out the board's bitmasks from the per-space lists."""
+        occupied = relics = 0
+        alive = [0, 0]
+        for space in range(SPACES):
+            uid = self.tile[space]
+            if uid != EMPTY:
+                occupied |= BITS[space]
+                if self.living[space]:
+                    alive[uid // TILES_PER_SEAT] |= BITS[space]
+            if self.relic[space]:
+                relics |= BITS[space]
+        self.occupied, self.relics, self.alive = occupied, relics, alive
 
     def _draw_is_spirit(self) -> bool | None:
         """Draw one crystal from the bag; True for Spirit, False for Energy, None if empty."""
@@ -258,43 +308,51 @@ class MaatatahayState(State):
 
     def _legal_actions(self, seat: Seat) -> list[Action]:
         phase = self.phase
+        if phase == PLACE:
+            return self._legal_places(seat) if seat == self.placing else []
+        if phase == FINISH:
+            return self._legal_finishes(seat) if seat == self.placing else []
         if phase == PICK:
             return list(range(len(self.stream))) if seat == self.active else []
         if phase == ORDER:
             return [ids.ORDER, ids.ORDER + 1] if seat == self.decider else []
-        if phase == OVER or seat != self.placing:
-            return []
-        if phase == PLACE:
-            return self._legal_places(seat)
-        return self._legal_finishes(seat)
+        return []
 
     def _legal_places(self, seat: int) -> list[int]:
-        tile, relic = self.tile, self.relic
+        relics = self.relics
+        free = ~(self.occupied | relics)
         actions = [
-            base
-            for base, uid, has_relic in zip(PLACE_IDS, tile, relic, strict=True)
-            if uid == EMPTY and not has_relic
+            *PLACE_ROWS[0][free & ROW_BITS],
+            *PLACE_ROWS[1][free >> SIZE & ROW_BITS],
+            *PLACE_ROWS[2][free >> 2 * SIZE & ROW_BITS],
+            *PLACE_ROWS[3][free >> 3 * SIZE & ROW_BITS],
+            *PLACE_ROWS[4][free >> 4 * SIZE & ROW_BITS],
         ]
         spirit = self.store_spirit[seat]
-        if spirit == 0:  # a relic always costs at least one Spirit crystal
+        if spirit == 0 or not relics:  # a relic always costs at least one Spirit crystal
             return actions
         energy = self.store_energy[seat]
+        rules = self.game.rules
+        least, base = rules.relic_min_cost, rules.relic_base_cost
+        friends = self.alive[seat]
         bought = False
-        for space in range(SPACES):
-            if not relic[space]:
-                continue
-            cost = self.relic_cost(seat, space)
-            for paid in range(1, min(spirit, cost) + 1):
-                if cost - paid <= energy:
-                    actions.append(PLACE_IDS[space] + paid)
-                    bought = True
+        while relics:
+            bit = relics & -relics
+            relics ^= bit
+            space = bit.bit_length() - 1
+            cost = max(least, base - (ORTHOGONAL_BITS[space] & friends).bit_count())
+            # Pay ``paid`` Spirit and the rest Energy: at least one Spirit, at most the cost.
+            first = PLACE_IDS[space]
+            for paid in range(max(1, cost - energy), min(spirit, cost) + 1):
+                actions.append(first + paid)
+                bought = True
         if bought:
             actions.sort()
         return actions
 
     def _legal_finishes(self, seat: int) -> list[int]:
-        energy = min(self.store_energy[seat], self.game.rules.storage_limit)
-        spirit = min(self.store_spirit[seat], self.game.rules.storage_limit)
+        energy = min(self.store_energy[seat], STORAGE_LIMIT)
+        spirit = min(self.store_spirit[seat], STORAGE_LIMIT)
         return list(FINISH_IDS[self.tile[self.hot] % TILES_PER_SEAT][energy][spirit])
 
     def relic_cost(self, seat: int, space: int) -> int:
@@ -342,15 +400,15 @@ class MaatatahayState(State):
     # -- transitions -------------------------------------------------------------------
 
     def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
-        if action < ids.ORDER:
-            return self._pick(seat, action - ids.PICK)
-        if action < ids.PLACE:
-            return self._order(seat, action - ids.ORDER)
-        if action < ids.FINISH:
-            space, paid = divmod(action - ids.PLACE, ids.RELIC_CHOICES)
+        if action >= ids.FINISH:
+            facing, keep = FINISH_MOVES[action - ids.FINISH]
+            return self._finish(seat, facing, keep)
+        if action >= ids.PLACE:
+            space, paid = PLACE_MOVES[action - ids.PLACE]
             return self._place(seat, space, paid)
-        facing, keep = divmod(action - ids.FINISH, NKEEPS)
-        return self._finish(seat, facing, KEEPS[keep])
+        if action >= ids.ORDER:
+            return self._order(seat, action - ids.ORDER)
+        return self._pick(seat, action - ids.PICK)
 
     def _pick(self, seat: int, index: int) -> list[Event]:
         pair = self.stream.pop(index)
@@ -370,38 +428,44 @@ class MaatatahayState(State):
         return [Event("order", seat, {"first": first})]
 
     def _place(self, seat: int, space: int, paid: int) -> list[Event]:
-        if self.pair is None:
+        pair = self.pair
+        if pair is None:
             raise RuntimeError("a warrior is placed only after a pair was picked")
-        tile_index = self.pair[seat]
+        tile_index = pair[seat]
         uid = seat * TILES_PER_SEAT + tile_index
-        events = [Event("place", seat, {"space": space_name(space), "tile": tile_index + 1})]
-        self.hot_was_closed = self.relic[space] and self.game.option("relic_blocks") is True
-        if self.relic[space]:
+        events = [Event("place", seat, {"space": SPACE_NAMES[space], "tile": tile_index + 1})]
+        bit = BITS[space]
+        if self.relics & bit:
+            self.hot_was_closed = self.game.relic_blocks
             events.append(self._buy_relic(seat, space, paid))
         else:
+            self.hot_was_closed = False
             energy, spirit = self.ground_energy[space], self.ground_spirit[space]
             if energy or spirit:
                 self.store_energy[seat] += energy
                 self.store_spirit[seat] += spirit
                 self.ground_energy[space] = self.ground_spirit[space] = 0
                 events.append(Event("collect", seat, {"energy": energy, "spirit": spirit}))
-        self.tile[space] = uid
-        self.facing[space] = 0
+        tile, facing = self.tile, self.facing
+        tile[space] = uid
+        facing[space] = 0
         self.living[space] = True
         self.spirit[space] = 0
+        self.occupied |= bit
+        alive = self.alive
+        friends = alive[seat] & AROUND_BITS[space]
+        alive[seat] |= bit
         # "After placement, friendly Support Arrows pointing toward the new Warrior give it
         # Energy Crystals (purple)" -- and the map's own arrows at the edge (a Decision).
         arrows = self.game.rules.environment_arrows[space]
-        tile, living, facing = self.tile, self.living, self.facing
-        targets = self.game.arrow_targets
-        for near in AROUND[space]:
-            other = tile[near]
-            if (
-                living[near]
-                and other // TILES_PER_SEAT == seat
-                and space in targets[other % TILES_PER_SEAT][facing[near]][near]
-            ):
-                arrows += 1
+        if friends:
+            targets = self.game.arrow_targets
+            while friends:
+                near_bit = friends & -friends
+                friends ^= near_bit
+                near = near_bit.bit_length() - 1
+                if space in targets[tile[near] % TILES_PER_SEAT][facing[near]][near]:
+                    arrows += 1
         given = min(arrows, self.supply)
         self.supply -= given
         self.energy[space] = given
@@ -419,6 +483,7 @@ class MaatatahayState(State):
         self.bag_spirit += paid_spirit
         self.bag_energy += paid_energy
         self.relic[space] = False
+        self.relics &= ~BITS[space]
         self.relics_taken.append(seat)
         drawn = [0, 0]
         for _ in range(self.game.rules.relic_reward):
@@ -432,7 +497,7 @@ class MaatatahayState(State):
             "relic",
             seat,
             {
-                "space": space_name(space),
+                "space": SPACE_NAMES[space],
                 "cost": cost,
                 "paid": {"energy": paid_energy, "spirit": paid_spirit},
                 "drawn": {"energy": drawn[0], "spirit": drawn[1]},
@@ -442,9 +507,10 @@ class MaatatahayState(State):
 
     def _finish(self, seat: int, facing: int, keep: tuple[int, int]) -> list[Event]:
         space = self.hot
-        added_energy = self.store_energy[seat] - keep[0]
-        added_spirit = self.store_spirit[seat] - keep[1]
-        self.store_energy[seat], self.store_spirit[seat] = keep
+        store_energy, store_spirit = self.store_energy, self.store_spirit
+        added_energy = store_energy[seat] - keep[0]
+        added_spirit = store_spirit[seat] - keep[1]
+        store_energy[seat], store_spirit[seat] = keep
         self.energy[space] += added_energy
         self.spirit[space] += added_spirit
         self.facing[space] = facing
@@ -453,7 +519,7 @@ class MaatatahayState(State):
                 "finish",
                 seat,
                 {
-                    "space": space_name(space),
+                    "space": SPACE_NAMES[space],
                     "facing": FACINGS[facing],
                     "added": {"energy": added_energy, "spirit": added_spirit},
                 },
@@ -494,10 +560,10 @@ class MaatatahayState(State):
         The board's edge is not vacant; an unclaimed Temple Relic is, unless the option
         ``relic_blocks`` says otherwise; a face-down warrior is not.
         """
-        blocks = self.game.option("relic_blocks")
+        blocks = self.game.relic_blocks
         tile, relic = self.tile, self.relic
         for near in ORTHOGONAL[space]:
-            if tile[near] == EMPTY and (blocks is False or not relic[near]):
+            if tile[near] == EMPTY and (not blocks or not relic[near]):
                 return False
         return True
 
@@ -506,13 +572,18 @@ class MaatatahayState(State):
         alone." Only the new warrior and its orthogonal neighbours can have just become
         surrounded; all fights are judged on the board as it stands, then the dead fall.
         """
-        tile, living = self.tile, self.living
+        tile, living, alive = self.tile, self.living, self.alive
+        # What is_surrounded reads, as bitmasks: the sides a warrior or (with relic_blocks)
+        # an unclaimed relic closes, and the living warriors.
+        closed = self.occupied | self.relics if self.game.relic_blocks else self.occupied
+        standing = alive[0] | alive[1]
         dying = []
         # With relic_blocks, a relic's space already closed its neighbours' sides: placing
         # on it surrounds nobody new but the warrior placed.
         candidates = (placed,) if self.hot_was_closed else (placed, *ORTHOGONAL[placed])
         for space in candidates:
-            if not living[space] or not self.is_surrounded(space):
+            sides = ORTHOGONAL_BITS[space]
+            if not standing & BITS[space] or closed & sides != sides:
                 continue
             seat = tile[space] // TILES_PER_SEAT
             attack = 0
@@ -527,7 +598,7 @@ class MaatatahayState(State):
                     "fight",
                     seat,
                     {
-                        "space": space_name(space),
+                        "space": SPACE_NAMES[space],
                         "strength": defence,
                         "against": attack,
                         "survives": survives,
@@ -542,13 +613,14 @@ class MaatatahayState(State):
         for space in dying:
             seat = tile[space] // TILES_PER_SEAT
             living[space] = False
+            alive[seat] &= ~BITS[space]
             self.supply += self.energy[space]
             self.energy[space] = 0
             spirit_freed += self.spirit[space]
             self.spirit[space] = 0
             self.lost[seat] += 1
             self.deaths_this_round += 1
-            events.append(Event("death", seat, {"space": space_name(space)}))
+            events.append(Event("death", seat, {"space": SPACE_NAMES[space]}))
         # "Its Spirit Crystals are transferred to the newly placed Warrior. If the newly
         # placed Warrior itself dies, its Spirit Crystals are removed instead."
         if living[placed]:
@@ -556,7 +628,7 @@ class MaatatahayState(State):
             if spirit_freed:
                 events.append(
                     Event(
-                        "spirit_transfer", None, {"to": space_name(placed), "spirit": spirit_freed}
+                        "spirit_transfer", None, {"to": SPACE_NAMES[placed], "spirit": spirit_freed}
                     )
                 )
         elif spirit_freed:
@@ -591,7 +663,7 @@ class MaatatahayState(State):
     def free_spaces(self) -> int:
         """Spaces with no warrior and no unclaimed Temple Relic."""
         # An unclaimed relic's space never holds a warrior.
-        return self.tile.count(EMPTY) - self.relic.count(True)
+        return SPACES - (self.occupied | self.relics).bit_count()
 
     def end_reason(self) -> str | None:
         """ "The game ends after a turn if: Either player has lost 6 Warriors; 1 or fewer
@@ -639,6 +711,9 @@ class MaatatahayState(State):
         new.ground_energy = self.ground_energy[:]
         new.ground_spirit = self.ground_spirit[:]
         new.relic = self.relic[:]
+        new.occupied = self.occupied
+        new.relics = self.relics
+        new.alive = self.alive[:]
         new.store_energy = self.store_energy[:]
         new.store_spirit = self.store_spirit[:]
         new.relics_taken = self.relics_taken[:]

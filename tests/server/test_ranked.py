@@ -291,3 +291,35 @@ def test_a_player_back_before_the_end_is_no_leaver(server: Server) -> None:
     (left,) = _history(gone)
     assert stayed["place"] == 1 and left["place"] == 2
     assert _stored_leavers(server, match_id) == {leaver}
+
+
+def test_manafields_is_queued_with_the_faction_each_plays(server: Server) -> None:
+    elves, undead = Client(server).guest("Elf Queuer"), Client(server).guest("Undead Queuer")
+    table = {"turn_limit": 1}  # the other options must be the same; factions may differ
+    for client, faction in ((elves, "elves"), (undead, "undead")):
+        body = {"game": "manafields", "options": table, "faction": faction, "wait": 30}
+        queued = _ok(client.post("/api/ranked/queue", json=body), 201)
+        assert queued["faction"] == faction or queued["status"] == "matched"
+    mine, theirs = _matched(elves), _matched(undead)
+    assert mine["match"] == theirs["match"]
+    assert (mine["faction"], theirs["faction"]) == ("elves", "undead")
+    options = _ok(elves.get(f"/api/matches/{mine['match']}"))["options"]
+    assert options[f"faction{mine['seat']}"] == "elves"
+    assert options[f"faction{theirs['seat']}"] == "undead"
+    assert options["turn_limit"] == 1
+    # One queued with no faction plays one drawn; bad choices are refused, nothing queued.
+    refusals = [
+        ({"game": "manafields", "faction": "dwarves"}, "ranked/bad_faction"),
+        ({"game": "maatatahay", "faction": "elves"}, "ranked/bad_faction"),
+        ({"game": "manafields", "options": {"faction0": "elves"}}, "ranked/bad_options"),
+    ]
+    for body, code in refusals:
+        refused = elves.post("/api/ranked/queue", json=body)
+        assert refused.status_code == 422 and refused.json()["detail"]["code"] == code, body
+    assert _ok(elves.get("/api/ranked/queue"))["status"] == "matched"
+    drawn = [Client(server).guest(f"Drawn {i}") for i in range(2)]
+    for client in drawn:
+        body = {"game": "manafields", "options": {"turn_limit": 1}, "wait": 30}
+        _ok(client.post("/api/ranked/queue", json=body), 201)
+    found = [_matched(client) for client in drawn]
+    assert all(f["faction"] in ("humans", "elves", "orcs", "undead") for f in found)

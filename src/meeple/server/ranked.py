@@ -2,8 +2,12 @@
 
 The rules: "Ranked matches, the Daily and the tutorial are always everyone against
 everyone" and "A ranked match is fixed at 90 seconds." Maiterra is ranked at 2, 3 or 4
-seats, Maatatahay and Manafields one against one (Manafields' faction choice is an option,
-and only people who chose the same options meet).
+seats, Maatatahay and Manafields one against one.
+
+In a game whose seats each play a faction (options ``faction0``, ``faction1``, ...: Manafields),
+each person queues with the faction they will play, or none to have one drawn; the seats are
+drawn when the match forms and each seat's faction option set to its player's faction. People
+of different factions meet; the other options must be the same.
 
 The queue lives in memory: a ticket waits until enough people of near rating are queued
 for the same game, seat count and options. Two tickets fit when their ratings (mu) lie
@@ -39,7 +43,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from meeple.core import Seat, load_game, registered
+from meeple.core import Seat, game_class, load_game, registered
 from meeple.core.record import MAX_SEED
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
@@ -88,6 +92,8 @@ class Ticket:
     options: dict[str, Any]
     mu: float
     wait: float
+    faction: str | None = None
+    """The faction this account plays (games whose seats each play one); None: drawn."""
     joined: float = field(default_factory=time.monotonic)
 
     @property
@@ -99,6 +105,19 @@ class Ticket:
 
     def range(self, now: float) -> float:
         return BASE_RANGE + WIDEN_PER_SECOND * self.waited(now)
+
+
+def faction_choices(game_id: str, seats: int) -> tuple[str, ...] | None:
+    """The factions a seat of the game may play, when each of its seats plays one (options
+    ``faction0`` .. ``faction{seats-1}`` with the same choices); None otherwise."""
+    specs = {spec.name: spec for spec in game_class(game_id).info.options}
+    found = [specs.get(f"faction{seat}") for seat in range(seats)]
+    first = found[0]
+    if first is None or first.choices is None:
+        return None
+    if any(spec is None or spec.choices != first.choices for spec in found):
+        return None
+    return tuple(str(choice) for choice in first.choices)
 
 
 def places_of(outcome: dict[str, Any] | None, seats: int) -> list[int]:
@@ -224,11 +243,15 @@ class Ranked:
         seats: int,
         options: dict[str, Any] | None = None,
         wait: float = DEFAULT_WAIT,
+        *,
+        faction: str | None = None,
     ) -> dict[str, Any]:
         """Queue for a ranked match (one ticket per account; queueing again replaces it).
+        ``faction``: the one this account plays, in a game whose seats each play one.
 
         Raises:
-            RankedError: ``ranked/bad_game``, ``ranked/bad_seats``, ``ranked/bad_options``.
+            RankedError: ``ranked/bad_game``, ``ranked/bad_seats``, ``ranked/bad_options``,
+                ``ranked/bad_faction``.
         """
         counts = ranked_seats()
         if game_id not in counts:
@@ -242,10 +265,26 @@ class Ranked:
             check_table("ranked", dict(game.options), TIMER)
         except ValueError as refused:
             raise RankedError(422, "ranked/bad_options", str(refused)) from None
+        table = dict(game.options)
+        factions = faction_choices(game_id, seats)
+        if factions is not None:
+            chosen = sorted(set(options or {}) & {f"faction{seat}" for seat in range(seats)})
+            if chosen:
+                raise RankedError(
+                    422,
+                    "ranked/bad_options",
+                    f"the seats are drawn: queue with your own faction ('faction'), not {chosen}",
+                )
+            if faction is not None and faction not in factions:
+                raise RankedError(
+                    422, "ranked/bad_faction", f"{game_id}'s factions: {list(factions)}"
+                )
+            for seat in range(seats):
+                del table[f"faction{seat}"]
+        elif faction is not None:
+            raise RankedError(422, "ranked/bad_faction", f"{game_id}'s seats play no faction")
         mu = (await self._rating_of(account.id, game_id, seats))[0]
-        ticket = Ticket(
-            account, game_id, seats, dict(game.options), mu, min(max(wait, 1.0), MAX_WAIT)
-        )
+        ticket = Ticket(account, game_id, seats, table, mu, min(max(wait, 1.0), MAX_WAIT), faction)
         async with self._lock:
             self._ended.pop(account.id, None)
             self._queue[account.id] = ticket
@@ -270,6 +309,7 @@ class Ranked:
                     "game": ticket.game,
                     "seats": ticket.seats,
                     "options": ticket.options,
+                    "faction": ticket.faction,
                     "waited": round(ticket.waited(now), 2),
                     "range": round(ticket.range(now), 2),
                     "queued": sum(1 for t in self._queue.values() if t.key == ticket.key),
@@ -305,16 +345,22 @@ class Ranked:
     async def _form(self, tickets: list[Ticket]) -> None:
         first = tickets[0]
         order = list(tickets)
-        secrets.SystemRandom().shuffle(order)  # who sits first is drawn
+        draw = secrets.SystemRandom()
+        draw.shuffle(order)  # who sits first is drawn
+        options = dict(first.options)
+        factions = faction_choices(first.game, first.seats)
+        if factions is not None:
+            for seat, ticket in enumerate(order):
+                options[f"faction{seat}"] = ticket.faction or draw.choice(factions)
         holders = [
             SeatHolder(seat, t.account.display_name, account_id=t.account.id, ready=True)
             for seat, t in enumerate(order)
         ]
         match = StoredMatch(
             id=new_match_id(),
-            game_id=load_game(first.game, seats=first.seats, options=first.options).id,
+            game_id=load_game(first.game, seats=first.seats, options=options).id,
             seats=first.seats,
-            options=dict(first.options),
+            options=options,
             seed=secrets.randbelow(MAX_SEED + 1),
             mode="ranked",
             holders=holders,
@@ -332,6 +378,7 @@ class Ranked:
                 "seats": ticket.seats,
                 "match": match.id,
                 "seat": seat,
+                "faction": options.get(f"faction{seat}") if factions is not None else None,
                 "socket": f"/ws/matches/{match.id}",
             }
 

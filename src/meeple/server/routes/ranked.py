@@ -19,6 +19,11 @@ class QueueIn(BaseModel):
     game: Annotated[str, Field(max_length=40)]
     seats: int = 2
     options: dict[str, Any] = Field(default_factory=dict)
+    faction: str | None = Field(
+        default=None,
+        max_length=20,
+        description="the faction you play, in a game whose seats each play one; none: drawn",
+    )
     wait: float = Field(
         default=DEFAULT_WAIT, gt=0, le=MAX_WAIT, description="seconds before the ticket times out"
     )
@@ -28,7 +33,9 @@ class QueueIn(BaseModel):
 async def queue(body: QueueIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Queue for a ranked match; the answer is where the caller stands (maybe matched)."""
     try:
-        return await services.ranked.join(account, body.game, body.seats, body.options, body.wait)
+        return await services.ranked.join(
+            account, body.game, body.seats, body.options, body.wait, faction=body.faction
+        )
     except RankedError as refused:
         raise error(refused.status, refused.code, refused.message) from None
 

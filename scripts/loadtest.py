@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -89,6 +90,10 @@ OPEN_SECONDS = 120
 before the measured window opens."""
 
 
+JOINING_AT_ONCE = 50
+"""Clients logging in and opening their first match at the same time, before the window."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -145,19 +150,27 @@ async def player(  # noqa: PLR0917 (one client's whole configuration)
 
         async def post(path: str, body: dict[str, Any], **kw: Any) -> Any:
             """A POST that succeeds, tried again (and counted) when the server refuses it."""
+            why = ""
             for _ in range(20):
-                reply = await http.post(path, json=body, **kw)
-                if reply.is_success:
-                    return reply.json()
+                try:
+                    reply = await http.post(path, json=body, **kw)
+                except httpx.HTTPError as error:  # a busy server dropped the connection
+                    why = repr(error)
+                else:
+                    if reply.is_success:
+                        return reply.json()
+                    why = f"{reply.status_code} {reply.text[:200]}"
                 tally.errors += 1
                 await asyncio.sleep(0.5)
-            raise RuntimeError(f"{path}: {reply.status_code} {reply.text[:200]}")
+            raise RuntimeError(f"{path}: {why}")
 
-        guest = await post("/api/guests", {"display_name": f"load{seed}"})
+        async with clock.joining:  # a thousand logins at once exhaust the database's pool
+            guest = await post("/api/guests", {"display_name": f"load{seed}"})
         headers = {"Authorization": f"Bearer {guest['token']}"}
         first = True
         while first or time.perf_counter() < clock.until:
-            info = await post("/api/matches/solo", {"game": game, "bots": bot}, headers=headers)
+            async with clock.joining if first else contextlib.nullcontext():
+                info = await post("/api/matches/solo", {"game": game, "bots": bot}, headers=headers)
             async with websockets.connect(
                 ws_base + info["socket"],
                 additional_headers=headers,
@@ -229,6 +242,7 @@ class Clock:
         self.until = float("inf")
         self.started = 0.0
         self.go = asyncio.Event()
+        self.joining = asyncio.Semaphore(JOINING_AT_ONCE)
         self.server_pid = server_pid
         self.cpu_at_start = (0.0, 0.0)
 

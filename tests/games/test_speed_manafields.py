@@ -13,10 +13,21 @@ import random
 
 import pytest
 
-from meeple.games.manafields import Manafields, ManafieldsState
+from meeple.games.manafields import Manafields, ManafieldsState, scoring
 from meeple.games.manafields import notation as ids
-from meeple.games.manafields.data import FACTIONS, SLOTS, SQUARE_OF_BIT
-from meeple.games.manafields.legal import legal_orders, reach
+from meeple.games.manafields.data import (
+    BIT,
+    COL,
+    FACTIONS,
+    HEIGHT,
+    OBJECTIVES,
+    ROW,
+    SLOTS,
+    SQUARE_OF_BIT,
+    SQUARES,
+    WIDTH,
+)
+from meeple.games.manafields.legal import OPEN_MASK, bits_to_move_ids, legal_orders, reach
 
 
 def _one_at_a_time(state: ManafieldsState, seat: int) -> list[int]:
@@ -82,3 +93,68 @@ def test_clone_copies_every_slot_and_shares_no_list() -> None:
                 assert mine == theirs and mine is not theirs, name
             else:
                 assert mine == theirs, name
+
+
+def _slow_reach(start: int, speed: int, free: int) -> set[int]:
+    """The squares a Move reaches, by the cheapest path over single steps (orthogonal 1,
+    diagonal 2), every square passed or reached free: the rule read literally."""
+    best = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for square in frontier:
+            for dc in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    col, row = COL[square] + dc, ROW[square] + dr
+                    if (dc, dr) == (0, 0) or not (0 <= col < WIDTH and 0 <= row < HEIGHT):
+                        continue
+                    other = row * WIDTH + col
+                    cost = best[square] + (2 if dc and dr else 1)
+                    if free >> BIT[other] & 1 and cost <= speed and cost < best.get(other, 99):
+                        best[other] = cost
+                        nxt.append(other)
+        frontier = nxt
+    return set(best) - {start}
+
+
+def test_reach_bits_equals_the_cheapest_paths_on_random_boards() -> None:
+    rng = random.Random(20)
+    for _ in range(300):
+        free = OPEN_MASK
+        for square in rng.sample(range(SQUARES), rng.randrange(0, 40)):
+            free &= ~(1 << BIT[square])
+        start, speed = rng.randrange(SQUARES), rng.randrange(0, 8)
+        dest = reach(start, speed, free)
+        got = {s for b, s in enumerate(SQUARE_OF_BIT) if s >= 0 and dest >> b & 1}
+        assert got == _slow_reach(start, speed, free), (start, speed, free)
+
+
+def test_move_ids_from_a_bitboard_equal_one_square_at_a_time() -> None:
+    rng = random.Random(21)
+    cases = [set(), {0}, {SQUARES - 1}, set(range(SQUARES))]
+    cases += [set(rng.sample(range(SQUARES), rng.randrange(1, 60))) for _ in range(200)]
+    for squares in cases:
+        slot = rng.randrange(SLOTS)
+        dest = sum(1 << BIT[s] for s in squares)
+        assert bits_to_move_ids(slot, dest) == tuple(
+            ids.move_action(slot, s) for s in sorted(squares)
+        )
+
+
+def test_move_cost_paid_equals_move_cost_and_controllers_equal_each_objective() -> None:
+    """``apply`` works a Move's cost out inline; the scoring works every objective's
+    controller out with the seats' weights taken once."""
+    for faction0, faction1 in (("elves", "orcs"), ("undead", "humans"), ("orcs", "elves")):
+        for state in _positions(faction0, faction1, 1)[::3]:
+            assert scoring._controllers(state) == [
+                scoring.controller(state, o) for o in range(OBJECTIVES)
+            ]
+            seat = state.active
+            for action in state.legal_actions(seat):
+                if not ids.MOVE <= action < ids.FIGHT:
+                    continue
+                slot = (action - ids.MOVE) // SQUARES
+                before = state.clone()
+                events = before.apply_unchecked(seat, action)
+                assert events[0].kind == "move"
+                assert events[0].data["cost"] == state.move_cost(slot)

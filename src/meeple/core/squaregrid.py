@@ -100,23 +100,16 @@ def reach_bits(origin_bit: int, speed: int, free: int, stride: int) -> int:
     with at least one column of padding that is never ``free``, so shifts never wrap).
 
     Orthogonal steps cost 1 and diagonal steps 2; every square passed or reached must be in
-    ``free``. Breadth first by exact cost: squares first reached at cost k come from those
-    at cost k-1 (an orthogonal step) or k-2 (a diagonal step). The result includes the
+    ``free``. The squares reached at cost at most k are those at most k-1 (and an
+    orthogonal step from them) or at most k-2 (and a diagonal step: one file sideways, then
+    one row, taken from the sideways shift of two rounds before). The result includes the
     origin.
     """
-    origin = 1 << origin_bit
-    seen = origin
-    before, last = 0, origin
+    seen = 1 << origin_bit
+    across = 0  # one file either side of the squares reached two rounds before
     for _ in range(speed):
-        new = (last << 1) | (last >> 1) | (last << stride) | (last >> stride)
-        if before:
-            new |= (
-                (before << (stride + 1))
-                | (before << (stride - 1))
-                | (before >> (stride - 1))
-                | (before >> (stride + 1))
-            )
-        new &= free & ~seen
-        seen |= new
-        before, last = last, new
+        sideways = seen << 1 | seen >> 1
+        both = seen | across
+        seen |= (sideways | both << stride | both >> stride) & free
+        across = sideways
     return seen

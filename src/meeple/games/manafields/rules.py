@@ -54,6 +54,7 @@ from meeple.games.manafields.data import (
 )
 from meeple.games.manafields.legal import FREE_MOVE_DISTANCE, legal_orders, reach
 
+_MOVE, _FIGHT = ids.MOVE, ids.FIGHT
 OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
 NO_TURN = combat.NO_TURN
 _PUBLISHED: dict[int, RuleData] = {}
@@ -429,7 +430,10 @@ class ManafieldsState(State):
     def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
         events: list[Event] = []
         elf_free, self.elf_free = self.elf_free, -1
-        if action < ids.MOVE:
+        if _MOVE <= action < _FIGHT:  # most orders are Moves: their test comes first
+            slot, square = divmod(action - _MOVE, SQUARES)
+            self._move(slot, square, elf_free, events)
+        elif action < _MOVE:
             if action == ids.END:
                 scoring.end_turn(self, events)
             elif action == ids.DONE:
@@ -437,9 +441,6 @@ class ManafieldsState(State):
                 events.append(Event("ability_done", seat))
             else:
                 self._faction_ability(seat, events)
-        elif action < ids.FIGHT:
-            slot, square = divmod(action - ids.MOVE, SQUARES)
-            self._move(slot, square, elf_free, events)
         elif action < ids.SHOOT:
             slot, target = divmod(action - ids.FIGHT, SLOTS)
             self._fight(slot, target, events)
@@ -469,15 +470,34 @@ class ManafieldsState(State):
         self.last_order[slot] = self.turn
 
     def _move(self, slot: int, square: int, elf_free: int, events: list[Event]) -> None:
-        self.elf_free = elf_free
-        cost = self.move_cost(slot)
-        self.elf_free = -1
+        """A Move Order: its cost (:meth:`move_cost`, ``elf_free`` the Elves' free mover),
+        worked out here with the one look at the start's neighbours that also decides a
+        Cavalry charge."""
         start = self.pos[slot]
-        charge = self.unit[slot].kind == CAVALRY and not self.enemy_adjacent(slot)
+        owner, occ = self.owner, self.occ
+        seat = owner[slot]
+        adjacent = False
+        for n in ORTH[start]:
+            other = occ[n]
+            if other >= 0 and owner[other] != seat:
+                adjacent = True
+                break
+        orders = self.game.rules.orders
+        if slot == elf_free:
+            cost = 0
+        elif adjacent:
+            cost = orders["move_from_adjacent"]
+        elif not self.ordered[slot] and not self.enemy_within(slot, FREE_MOVE_DISTANCE):
+            cost = 0
+        else:
+            cost = orders["move"]
+        charge = not adjacent and self.unit[slot].kind == CAVALRY
         self.op -= cost
-        self._order(slot)
+        self.ordered[slot] = True
+        self.last_order[slot] = self.turn
         self.moved[slot] = True
-        self.lift(slot)
+        occ[start] = -1
+        self.occupied &= ~(1 << BIT[start])
         events.append(
             Event(
                 "move",
@@ -487,7 +507,9 @@ class ManafieldsState(State):
         )
         if charge:
             combat.cavalry_impact(self, slot, start, square, events)
-        self.place(slot, square)
+        self.pos[slot] = square
+        occ[square] = slot
+        self.occupied |= 1 << BIT[square]
 
     def _fight(self, slot: int, target: int, events: list[Event]) -> None:
         self.op -= self.fight_cost()

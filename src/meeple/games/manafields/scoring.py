@@ -17,6 +17,8 @@ from meeple.games.manafields.combat import hero_on_objective
 from meeple.games.manafields.data import OBJECTIVE_OF, OBJECTIVES, RULES, SLOTS
 from meeple.games.manafields.position import Position
 
+_NO_FLAGS = (False,) * SLOTS
+
 
 def control_weight(state: Position, seat: int) -> int:
     """What each of a seat's units counts on an objective: nothing while its General stands
@@ -39,6 +41,21 @@ def controller(state: Position, objective: int) -> int:
     return 0 if counts[0] > counts[1] else 1
 
 
+def _controllers(state: Position) -> list[int]:
+    """Every objective's :func:`controller`, the seats' weights worked out once."""
+    weights = (control_weight(state, 0), control_weight(state, 1))
+    occ, owner = state.occ, state.owner
+    out = []
+    for squares in RULES.objective_squares:
+        counts = [0, 0]
+        for square in squares:
+            slot = occ[square]
+            if slot >= 0:
+                counts[owner[slot]] += weights[owner[slot]]
+        out.append(-1 if counts[0] == counts[1] else 0 if counts[0] > counts[1] else 1)
+    return out
+
+
 def points_now(
     state: Position, seat: int, controllers: Sequence[int] | None = None
 ) -> dict[str, int]:
@@ -49,7 +66,7 @@ def points_now(
     if state.general_in_zone(seat):
         return {"objectives": 0, "general": 0, "general_killed": 0, "total": 0}
     if controllers is None:
-        controllers = [controller(state, o) for o in range(OBJECTIVES)]
+        controllers = _controllers(state)
     held = [o for o in range(OBJECTIVES) if controllers[o] == seat]
     general = 0
     if state.general_alive(seat):
@@ -110,8 +127,7 @@ def start_turn(state: Position, events: list[Event]) -> None:
         state.blessed,
         state.inspired,
     ):
-        for slot in range(SLOTS):
-            flags[slot] = False
+        flags[:] = _NO_FLAGS  # in place: the lists are the state's own
     for slot in range(SLOTS):
         if state.owner[slot] == seat:
             state.warded[slot] = False

@@ -1,5 +1,6 @@
-// The lobby's "Ranked" card: queue for a ranked match (game and seat count), the time waited
-// and the rating range, cancel; once matched, the match opens. The leaderboard below.
+// The lobby's "Ranked" card: queue for a ranked match (game and seat count, and in a game
+// whose seats each play a faction the one you play, or drawn), the time waited and the
+// rating range, cancel; once matched, the match opens. The leaderboard below.
 
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api } from "./api.js";
@@ -8,16 +9,36 @@ const RANKED = [
   ["maiterra", 2], ["maiterra", 3], ["maiterra", 4], ["maatatahay", 2], ["manafields", 2],
 ];
 const TITLES = { maiterra: "Maiterra", maatatahay: "Maatatahay", manafields: "Manafields" };
+const title = (word) => String(word).charAt(0).toUpperCase() + String(word).slice(1);
+
+// The factions a seat of the game may play, when each seat plays one (its options faction0,
+// faction1, ... with the same choices, as the server reads them); null otherwise.
+function factionChoices(games, game, seats) {
+  const info = games.filter((g) => g.name === game).sort((a, b) => b.version - a.version)[0];
+  if (!info) return null;
+  const specs = [];
+  for (let seat = 0; seat < seats; seat += 1) {
+    specs.push((info.options || []).find((o) => o.name === `faction${seat}`));
+  }
+  const first = specs[0];
+  if (!first || !first.choices) return null;
+  const same = specs.every((o) => o && JSON.stringify(o.choices) === JSON.stringify(first.choices));
+  return same ? first.choices : null;
+}
 
 export function RankedCard() {
   const [choice, setChoice] = useState(0);
+  const [games, setGames] = useState([]);
+  const [faction, setFaction] = useState("");
   const [queue, setQueue] = useState({ status: "none" });
   const [board, setBoard] = useState([]);
   const [error, setError] = useState(null);
   const [game, seats] = RANKED[choice];
+  const factions = factionChoices(games, game, seats);
 
   useEffect(() => {
     api("GET", "/api/ranked/queue").then((r) => { if (r.ok) setQueue(r.data); });
+    api("GET", "/api/games").then((r) => { if (r.ok) setGames(r.data); });
   }, []);
   useEffect(() => {
     api("GET", `/api/ranked/leaderboard?game=${game}&seats=${seats}`).then((r) => { if (r.ok) setBoard(r.data); });
@@ -34,7 +55,9 @@ export function RankedCard() {
 
   const join = async () => {
     setError(null);
-    const r = await api("POST", "/api/ranked/queue", { game, seats });
+    const body = { game, seats };
+    if (factions && faction) body.faction = faction;
+    const r = await api("POST", "/api/ranked/queue", body);
     if (r.ok) setQueue({ ...r.data, fresh: true });
     else setError(r.message);
   };
@@ -50,12 +73,18 @@ export function RankedCard() {
         onChange=${(e) => setChoice(Number(e.target.value))}>
         ${RANKED.map(([g, s], i) => html`<option value=${i}>${TITLES[g]}, ${s} seats</option>`)}
       </select></div>
+    ${factions && html`<div class="field"><label for="ranked-faction">Your faction</label>
+      <select id="ranked-faction" value=${faction} disabled=${queue.status === "queued"}
+        onChange=${(e) => setFaction(e.target.value)}>
+        <option value="">Drawn for me</option>
+        ${factions.map((f) => html`<option value=${f}>${title(f)}</option>`)}
+      </select></div>`}
     ${queue.status === "queued"
-      ? html`<p data-testid="ranked-status">Waiting ${Math.round(queue.waited)} s · ${queue.queued} in the queue · range ±${queue.range}</p>
+      ? html`<p data-testid="ranked-status">Waiting ${Math.round(queue.waited)} s${queue.faction ? ` as ${title(queue.faction)}` : ""} · ${queue.queued} in the queue · range ±${queue.range}</p>
         <button type="button" onClick=${cancel}>Cancel</button>`
       : html`<button type="button" onClick=${join}>Find a ranked match</button>`}
     ${queue.status === "timeout" && html`<p data-testid="ranked-status">No match found in time; try again.</p>`}
-    ${queue.status === "matched" && html`<p data-testid="ranked-status"><a href=${`#/match/${queue.match}`}>Your ranked match</a></p>`}
+    ${queue.status === "matched" && html`<p data-testid="ranked-status"><a href=${`#/match/${queue.match}`}>Your ranked match</a>${queue.faction ? ` · you play ${title(queue.faction)}` : ""}</p>`}
     <p role="alert" class="error">${error || ""}</p>
     <h3>Leaderboard</h3>
     ${board.length === 0 && html`<p>No rated players yet.</p>`}

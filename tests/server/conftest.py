@@ -124,6 +124,8 @@ class Server:
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     """More ``MEEPLE_*`` settings for this server (they override the ones below)."""
+    start_seconds: float = 30.0
+    """How long it may take to answer (several started at once on a busy machine: more)."""
 
     @property
     def base(self) -> str:
@@ -170,7 +172,7 @@ class Server:
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + self.start_seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log()}")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+import json
+import os
+from typing import Annotated, Any
 
 import typer
 
 from meeple.cli.common import fail
 
 
-def serve(
+def serve(  # noqa: PLR0917 (typer: one parameter per option)
     host: Annotated[
         str | None, typer.Option(help="Address to bind (127.0.0.1; with --lan 0.0.0.0).")
     ] = None,
@@ -31,6 +33,22 @@ def serve(
             "--lan", help="A Wi-Fi room: bind to the local network and announce it over mDNS."
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Worker processes on one port; more than one needs --database-url "
+            "postgresql+asyncpg://... and --redis-url.",
+        ),
+    ] = 1,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://host:port/db, where workers forward their clients' frames to the "
+            "worker that masters a match (with it, several `meeple serve` make one server)."
+        ),
+    ] = None,
 ) -> None:
     """Serve matches over HTTP and WebSockets until interrupted."""
     try:
@@ -41,25 +59,50 @@ def serve(
     except ImportError as error:
         raise fail(f"the server needs its extra: pip install 'meeple[server]' ({error})") from error
     host = host or ("0.0.0.0" if lan else "127.0.0.1")
-    given: dict[str, object] = {"host": host, "port": port, "lan": lan}
+    given: dict[str, object] = {"host": host, "port": port, "lan": lan, "workers": workers}
     if database_url is not None:
         given["database_url"] = database_url
     if bot_workers is not None:
         given["bot_workers"] = bot_workers
-    settings = Settings.model_validate(given)
+    if redis_url is not None:
+        given["redis_url"] = redis_url
+    try:
+        settings = Settings.model_validate(given)
+    except ValueError as refused:
+        raise fail(_first_problem(refused)) from None
+    if workers > 1 and lan:
+        raise fail("--lan announces one process: serve a Wi-Fi room with one worker")
     shown = "127.0.0.1" if host == "0.0.0.0" else host
     typer.echo(f"meeple serving http://{shown}:{port} on {settings.resolved_database_url()}")
     typer.echo(f"open http://{shown}:{port} in a browser to play; Ctrl-C stops the server")
     if lan:
         typer.echo("announced on the local network; `meeple lan` finds it")
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        ws="meeple.server.routes.live:SocketProtocol",
-        ws_max_size=max(1 << 20, settings.max_message_bytes * 4),
-        log_level="warning",
-    )
+    served: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws": "meeple.server.routes.live:SocketProtocol",
+        "ws_max_size": max(1 << 20, settings.max_message_bytes * 4),
+        "log_level": "warning",
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **served)
+        return
+    typer.echo(f"{workers} workers, forwarding through {redis_url}")
+    # Each worker process builds its app from the same settings, read from the environment.
+    for name, value in settings.model_dump(mode="json", exclude_unset=True).items():
+        os.environ[f"MEEPLE_{name.upper()}"] = (
+            value if isinstance(value, str) else json.dumps(value)
+        )
+    uvicorn.run("meeple.server.app:create_app", factory=True, workers=workers, **served)
+
+
+def _first_problem(refused: ValueError) -> str:
+    """A settings refusal as one line (pydantic lists every field; the first is enough)."""
+    errors = getattr(refused, "errors", None)
+    if callable(errors):
+        for problem in errors():
+            return str(problem.get("msg", refused)).removeprefix("Value error, ")
+    return str(refused)
 
 
 def lan(

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core import Game, GameError, InvalidOptions, load_game
 from meeple.core.record import MAX_SEED
@@ -20,6 +20,9 @@ from meeple.server.master import MatchMaster
 from meeple.server.repository import AccountRow
 from meeple.server.settings import Settings
 from meeple.server.store import MatchStore, SeatHolder, StoredMatch
+
+if TYPE_CHECKING:
+    from meeple.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +40,22 @@ def new_match_id() -> str:
 class Matches:
     """Every live :class:`MatchMaster`, by match id."""
 
-    def __init__(self, store: MatchStore, bots: BotRunner | None, settings: Settings) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        bots: BotRunner | None,
+        settings: Settings,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.store = store
         self.bots = bots
         self.settings = settings
+        self.cluster = cluster
         self._masters: dict[str, MatchMaster] = {}
         self._loading = asyncio.Lock()
 
-    def _master(self, match: StoredMatch) -> MatchMaster:
-        return MatchMaster.rebuild(
+    def _master(self, match: StoredMatch, kind: type[MatchMaster] = MatchMaster) -> MatchMaster:
+        return kind.rebuild(
             match,
             self.store,
             self.bots,
@@ -61,7 +71,13 @@ class Matches:
         )
 
     async def start(self) -> int:
-        """Rebuild every match still being played; returns how many."""
+        """Rebuild every match still being played; returns how many.
+
+        One of many workers rebuilds none here: it claims, every few seconds, the matches
+        being played that no worker masters (docs/server.md, "Many workers")."""
+        if self.cluster is not None:
+            await self.cluster.open(self)
+            return 0
         for match in await self.store.playing_matches():
             try:
                 master = self._master(match)
@@ -90,6 +106,8 @@ class Matches:
                 match = await self.store.load_match(match_id)
                 if match is None or match.status not in PLAYED:
                     return None
+                if self.cluster is not None and match.status == "playing":
+                    return await self._claim_or_forward(match)
                 try:
                     master = self._master(match)
                 except GameError:
@@ -97,6 +115,54 @@ class Matches:
                     return None
                 self._masters[match_id] = master
         return master
+
+    async def _claim_or_forward(self, match: StoredMatch) -> MatchMaster | None:
+        """With many workers: master the match if no worker does, else a stand-in that
+        forwards to the worker that does (built afresh from storage on each lookup)."""
+        from meeple.server.cluster import StandIn  # noqa: PLC0415 (redis: only when asked)
+
+        if self.cluster is None:
+            return None
+        claimed = await self.cluster.claim(match.id)
+        try:
+            master = self._master(match, MatchMaster if claimed else StandIn)
+        except GameError:
+            log.exception("match %s does not replay", match.id)
+            if claimed:
+                await self.cluster.release(match.id)
+            return None
+        if isinstance(master, StandIn):
+            return master.forwarded(self.cluster)
+        await self._own(master)
+        return master
+
+    async def _own(self, master: MatchMaster) -> None:
+        """Keep, start and (with many workers) announce a master this worker holds."""
+        self._masters[master.id] = master
+        await master.start()
+        if self.cluster is not None:
+            await self.cluster.mastered(master)
+
+    def mastered(self, match_id: str) -> MatchMaster | None:
+        """The master of a match held in memory here, without loading it."""
+        return self._masters.get(match_id)
+
+    async def take(self, match_id: str) -> None:
+        """Master a match this worker has just claimed: rebuilt from its stored actions
+        (its deadline and bots go on), as on a restart."""
+        async with self._loading:
+            match = await self.store.load_match(match_id)
+            if match is None or match.status != "playing" or self.cluster is None:
+                if self.cluster is not None:
+                    await self.cluster.release(match_id)
+                return
+            self._masters.pop(match_id, None)
+            try:
+                master = self._master(match)
+            except GameError:
+                log.exception("match %s does not replay; it is left out", match_id)
+                return
+            await self._own(master)
 
     def _forget_finished(self) -> None:
         if len(self._masters) < FORGET_ABOVE:
@@ -161,15 +227,22 @@ class Matches:
             holders=holders,
             created_by=account.id,
         )
+        if self.cluster is not None:
+            await self.cluster.claim(match.id)  # a new id: no other worker holds it
         await self.store.create_match(match)
-        master = self._masters[match.id] = self._master(match)
-        await master.start()
+        master = self._master(match)
+        await self._own(master)
         return master
 
     async def begin(self, match: StoredMatch) -> MatchMaster:
         """Start playing a room whose seats are all taken (stored as ``playing``)."""
-        master = self._masters[match.id] = self._master(match)
-        await master.start()
+        if self.cluster is not None and not await self.cluster.claim(match.id):
+            # Another worker found it playing first and masters it.
+            claimed = await self._claim_or_forward(match)
+            if claimed is not None:
+                return claimed
+        master = self._master(match)
+        await self._own(master)
         return master
 
     def forget(self, match_id: str) -> None:
@@ -177,6 +250,8 @@ class Matches:
         self._masters.pop(match_id, None)
 
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
         for master in list(self._masters.values()):
             await master.close()
         self._masters.clear()

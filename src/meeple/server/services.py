@@ -54,11 +54,21 @@ class Services:
     async def open(cls, settings: Settings) -> Services:
         """Connect, migrate the database to the newest schema, rebuild live matches."""
         engine = make_engine(settings)
-        await migrate(engine)
+        if settings.redis_url:
+            from meeple.server.cluster import migrate_alone  # noqa: PLC0415 (redis, if asked)
+
+            await migrate_alone(engine)
+        else:
+            await migrate(engine)
         factory = sessions(engine)
         store = SqlMatchStore(factory, engine)
         bots = BotRunner(settings.bot_workers)
-        matches = Matches(store, bots, settings)
+        cluster = None
+        if settings.redis_url:
+            from meeple.server.cluster import Cluster  # noqa: PLC0415 (redis: only when asked)
+
+            cluster = Cluster(engine, settings.redis_url, settings.claim_seconds)
+        matches = Matches(store, bots, settings, cluster)
         rooms = Rooms(store, matches)
         ranked = Ranked(factory, store, matches)
         daily = Daily(factory, matches)

@@ -1,0 +1,457 @@
+"""Many workers on one PostgreSQL and one Redis: who masters a match, and forwarding to it.
+
+Each match being played has one master at a time, on the worker that holds the match's
+PostgreSQL advisory lock. The locks are taken on one connection per worker kept open for
+its life (the *lease connection*), so they are freed by PostgreSQL itself the moment that
+connection ends -- a worker killed with SIGKILL holds nothing a second later, with no expiry
+to wait out and no row to clean up. Every ``claim_seconds`` each worker looks for matches
+being played whose lock nobody holds (their worker died, or the whole server restarted) and
+claims them; the one that gets the lock rebuilds the match from its stored actions, as a
+restart does, and its turn timer and bots go on from the stored deadline.
+
+A worker that does not master a match gives its clients a :class:`StandIn`: the stored
+match for reading, whose connections are forwarded over Redis pub/sub. Channels:
+
+- ``meeple:match:<id>``: what a worker sends the match's master (a connection opened,
+  a frame, a refusal to send, a connection closed); only the master subscribes.
+- ``meeple:worker:<worker>``: the master's outgoing frames for that worker's connections,
+  each ``<connection id> <frame>``.
+- ``meeple:claimed``: a worker claimed a match; those with connections to it send them again.
+
+Pub/sub keeps nothing: what the database holds is the truth, and a connection whose master
+changed gets a fresh snapshot from the new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from meeple.core import Seat
+from meeple.server.db import migrate
+from meeple.server.master import Connection, MatchMaster
+from meeple.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from meeple.server.matches import Matches
+
+log = logging.getLogger(__name__)
+
+MATCH_CHANNEL = "meeple:match:"
+WORKER_CHANNEL = "meeple:worker:"
+CLAIMED_CHANNEL = "meeple:claimed"
+RESEND_AFTER = 2.0
+"""Seconds a forwarded connection waits for its first frame before it is sent again."""
+
+HELD_LOCKS = text(
+    "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
+    "AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+PLAYING = text("SELECT id FROM matches WHERE status = 'playing'")
+TRY_LOCK = text("SELECT pg_try_advisory_lock(:key)")
+UNLOCK = text("SELECT pg_advisory_unlock(:key)")
+UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
+
+
+def lock_key(name: str) -> int:
+    """The advisory lock key of a match id or worker name: 64 bits of its BLAKE2 hash.
+
+    Two ids sharing a key (one chance in 2**64) would only share a master."""
+    digest = hashlib.blake2b(name.encode(), digest_size=8, person=b"meeple-lease").digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+MIGRATING = lock_key("migrations")
+
+
+def _key_of(classid: int, objid: int) -> int:
+    """The bigint key of a lock as ``pg_locks`` lists it (high and low 32 bits)."""
+    key = (classid << 32) | objid
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def worker_key(worker: str) -> int:
+    return lock_key(f"worker:{worker}")
+
+
+async def migrate_alone(engine: AsyncEngine) -> None:
+    """Migrate as :func:`meeple.server.db.migrate` does, one worker at a time: workers
+    started together on a fresh database would otherwise all create its tables."""
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATING})
+        try:
+            await migrate(engine)
+        finally:
+            await connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATING})
+            await connection.commit()
+
+
+class Forwarded:
+    """On the master's worker: a connection held by another worker; its frames go there."""
+
+    def __init__(self, cluster: Cluster, worker: str, connection_id: str, seat: Seat | None):
+        self._cluster = cluster
+        self.worker = worker
+        self.connection_id = connection_id
+        self._seat = seat
+
+    @property
+    def seat(self) -> Seat | None:
+        return self._seat
+
+    async def send(self, text: str) -> None:
+        await self._cluster.publish(WORKER_CHANNEL + self.worker, f"{self.connection_id} {text}")
+
+
+@dataclass(slots=True)
+class _Local:
+    """On a worker without the master: one of its connections to a match mastered elsewhere."""
+
+    connection: Connection
+    match_id: str
+    since: int | None
+    sent_at: float
+    answered: bool = False
+
+
+@dataclass(slots=True)
+class _Inbox:
+    """An owned match's messages from other workers, handled in order by one task."""
+
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+    subscribed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class StandIn(MatchMaster):
+    """A match mastered by another worker, as this worker serves it: the stored match
+    (rebuilt from its actions, for reading) whose connections are forwarded to the master.
+    It runs no timer and no bot and applies nothing itself."""
+
+    cluster: Cluster
+
+    def forwarded(self, cluster: Cluster) -> StandIn:
+        self.cluster = cluster
+        self._closed = True  # never wakes a bot or a clock here
+        return self
+
+    async def attach(self, connection: Connection, since: int | None = None) -> None:
+        await self.cluster.forward_attach(self.id, connection, since)
+
+    async def receive(self, connection: Connection, text: str | bytes) -> None:
+        message: dict[str, Any] = {"k": "frame"}
+        if isinstance(text, str):
+            message["t"] = text
+        else:
+            message["b"] = base64.b64encode(text).decode()
+        await self.cluster.forward(self.id, connection, message)
+
+    async def refuse(
+        self, connection: Connection, error: ProtocolError, ref: str | None = None
+    ) -> None:
+        message = {"k": "refuse", "code": error.code, "message": error.message, "ref": ref}
+        await self.cluster.forward(self.id, connection, message)
+
+    def detach(self, connection: Connection) -> None:
+        self.cluster.forward_detach(self.id, connection)
+
+
+class Cluster:
+    """This worker's part in a cluster: its lease connection, its Redis link, the matches it
+    masters and the connections it forwards. Built by :meth:`open`, ended by :meth:`close`."""
+
+    def __init__(self, engine: AsyncEngine, redis_url: str, claim_seconds: float) -> None:
+        self.engine = engine
+        self.redis_url = redis_url
+        self.claim_seconds = claim_seconds
+        self.worker = secrets.token_hex(6)
+        self.matches: Matches | None = None
+        self.owned: set[str] = set()
+        self._lease: AsyncConnection | None = None
+        self._lease_lock = asyncio.Lock()
+        self._redis: aioredis.Redis | None = None
+        self._pubsub: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._reader: asyncio.Task[None] | None = None
+        self._loop: asyncio.Task[None] | None = None
+        self._inboxes: dict[str, _Inbox] = {}
+        self._forwarded: dict[tuple[str, str], Forwarded] = {}
+        self._locals: dict[str, _Local] = {}
+        self._ids: dict[int, str] = {}  # id(connection) -> its connection id
+
+    # -- starting and stopping ---------------------------------------------------------
+
+    async def open(self, matches: Matches) -> None:
+        """Take this worker's own lock (its liveness), connect to Redis, start looking."""
+        self.matches = matches
+        lease = await self.engine.connect()
+        self._lease = await lease.execution_options(isolation_level="AUTOCOMMIT")
+        await self._try_lock(worker_key(self.worker))
+        self._redis = aioredis.from_url(self.redis_url, decode_responses=True)
+        self._pubsub = self._redis.pubsub()
+        await self._pubsub.subscribe(WORKER_CHANNEL + self.worker, CLAIMED_CHANNEL)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self._loop = asyncio.get_running_loop().create_task(self._look())
+
+    async def close(self) -> None:
+        for task in (self._loop, self._reader, *self._tasks):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for inbox in self._inboxes.values():
+            if inbox.task is not None:
+                inbox.task.cancel()
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+        if self._lease is not None:
+            # Back to the pool with no lock held: another worker may claim at once.
+            with contextlib.suppress(Exception):
+                await self._lease.execute(UNLOCK_ALL)
+                await self._lease.close()
+
+    # -- the lease ---------------------------------------------------------------------
+
+    async def _on_lease(self, statement: Any, values: dict[str, Any] | None = None) -> Any:
+        """One statement on the lease connection (one at a time): its result."""
+        if self._lease is None:
+            raise RuntimeError("the cluster is not open")
+        async with self._lease_lock:
+            return await self._lease.execute(statement, values)
+
+    async def _try_lock(self, key: int) -> bool:
+        return bool((await self._on_lease(TRY_LOCK, {"key": key})).scalar())
+
+    async def claim(self, match_id: str) -> bool:
+        """Try to become the match's master; True when this worker holds its lock."""
+        if match_id in self.owned:
+            return True
+        if not await self._try_lock(lock_key(match_id)):
+            return False
+        self.owned.add(match_id)
+        return True
+
+    async def release(self, match_id: str) -> None:
+        """Give up mastering a match (finished and forgotten, or not to be played here)."""
+        if match_id not in self.owned or self._lease is None:
+            return
+        self.owned.discard(match_id)
+        inbox = self._inboxes.pop(match_id, None)
+        if inbox is not None and inbox.task is not None:
+            inbox.task.cancel()
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(MATCH_CHANNEL + match_id)
+        await self._on_lease(UNLOCK, {"key": lock_key(match_id)})
+
+    async def mastered(self, master: MatchMaster) -> None:
+        """A match this worker claimed has its master: listen for the other workers'
+        connections to it, then tell them it is here."""
+        inbox = _Inbox()
+        self._inboxes[master.id] = inbox
+        inbox.task = asyncio.get_running_loop().create_task(self._serve(master, inbox))
+        await self._pubsub.subscribe(MATCH_CHANNEL + master.id)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(inbox.subscribed.wait(), 5)
+        await self.publish(CLAIMED_CHANNEL, master.id)
+
+    async def _held(self) -> set[int]:
+        rows = (await self._on_lease(HELD_LOCKS)).all()
+        return {_key_of(classid, objid) for classid, objid in rows}
+
+    async def _orphans(self, held: set[int]) -> list[str]:
+        playing = (await self._on_lease(PLAYING)).scalars().all()
+        return [m for m in playing if m not in self.owned and lock_key(m) not in held]
+
+    async def _look(self) -> None:
+        """Every ``claim_seconds``: claim the matches nobody masters, drop connections of
+        workers that died, send again connections no master answered."""
+        while True:
+            try:
+                held = await self._held()
+                for match_id in await self._orphans(held):
+                    if self.matches is not None and await self.claim(match_id):
+                        await self.matches.take(match_id)
+                self._drop_dead(held)
+                await self._resend()
+                await self._release_finished()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: looking for unclaimed matches failed", self.worker)
+            await asyncio.sleep(self.claim_seconds)
+
+    async def _release_finished(self) -> None:
+        """A finished match needs no master: its lock goes back (each held lock takes a
+        slot of PostgreSQL's shared lock table)."""
+        for match_id in list(self.owned):
+            master = self._master(match_id)
+            if master is not None and master.match.status == "over":
+                await self.release(match_id)
+
+    def _drop_dead(self, held: set[int]) -> None:
+        for (worker, connection_id), forwarded in list(self._forwarded.items()):
+            if worker_key(worker) in held:
+                continue
+            del self._forwarded[worker, connection_id]
+            for match_id in list(self._inboxes):
+                master = self._master(match_id)
+                if master is not None and forwarded in master.connections:
+                    master.detach(forwarded)
+
+    async def _resend(self) -> None:
+        now = time.monotonic()
+        for connection_id, local in list(self._locals.items()):
+            if not local.answered and now - local.sent_at > RESEND_AFTER:
+                await self._send_attach(connection_id, local)
+
+    # -- Redis -------------------------------------------------------------------------
+
+    async def publish(self, channel: str, message: str) -> None:
+        if self._redis is None:
+            raise RuntimeError("the cluster is not open")
+        await self._redis.publish(channel, message)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                async for message in self._pubsub.listen():
+                    self._dispatch(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: the Redis subscription failed", self.worker)
+                await asyncio.sleep(self.claim_seconds)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        channel: str = message["channel"]
+        if message["type"] == "subscribe" and channel.startswith(MATCH_CHANNEL):
+            inbox = self._inboxes.get(channel.removeprefix(MATCH_CHANNEL))
+            if inbox is not None:
+                inbox.subscribed.set()
+            return
+        if message["type"] != "message":
+            return
+        data: str = message["data"]
+        if channel.startswith(MATCH_CHANNEL):
+            inbox = self._inboxes.get(channel.removeprefix(MATCH_CHANNEL))
+            if inbox is not None:
+                inbox.queue.put_nowait(json.loads(data))
+        elif channel == CLAIMED_CHANNEL:
+            for connection_id, local in list(self._locals.items()):
+                if local.match_id == data:
+                    self._spawn(self._send_attach(connection_id, local))
+        else:
+            connection_id, _, frame = data.partition(" ")
+            found = self._locals.get(connection_id)
+            if found is not None:
+                # Sent again after this (a new master): a fresh snapshot is enough.
+                found.answered, found.since = True, None
+                self._spawn(self._deliver(found.connection, frame))
+
+    @staticmethod
+    async def _deliver(connection: Connection, frame: str) -> None:
+        with contextlib.suppress(Exception):  # a closed socket: its route cleans up
+            await connection.send(frame)
+
+    # -- the master's side ---------------------------------------------------------------
+
+    def _master(self, match_id: str) -> MatchMaster | None:
+        return None if self.matches is None else self.matches.mastered(match_id)
+
+    async def _serve(self, master: MatchMaster, inbox: _Inbox) -> None:
+        while True:
+            message = await inbox.queue.get()
+            try:
+                await self._handle(master, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("match %s: a forwarded message failed", master.id)
+
+    async def _handle(self, master: MatchMaster, message: dict[str, Any]) -> None:
+        key = (str(message["w"]), str(message["c"]))
+        kind = message["k"]
+        if kind == "attach":
+            old = self._forwarded.pop(key, None)
+            if old is not None:
+                master.detach(old)
+            seat = message.get("s")
+            forwarded = Forwarded(self, key[0], key[1], None if seat is None else int(seat))
+            self._forwarded[key] = forwarded
+            since = message.get("since")
+            if since is not None and not 0 <= since <= master.version:
+                since = None
+            await master.attach(forwarded, since)
+            return
+        found = self._forwarded.get(key)
+        if found is None:
+            return
+        forwarded = found
+        if kind == "frame":
+            data = message["t"] if "t" in message else base64.b64decode(message["b"])
+            await master.receive(forwarded, data)
+        elif kind == "refuse":
+            refusal = ProtocolError(message["code"], message["message"])
+            await master.refuse(forwarded, refusal, message.get("ref"))
+        elif kind == "detach":
+            del self._forwarded[key]
+            master.detach(forwarded)
+
+    # -- the forwarding side ------------------------------------------------------------
+
+    async def forward_attach(
+        self, match_id: str, connection: Connection, since: int | None
+    ) -> None:
+        connection_id = secrets.token_hex(8)
+        self._ids[id(connection)] = connection_id
+        local = _Local(connection, match_id, since, time.monotonic())
+        self._locals[connection_id] = local
+        await self._send_attach(connection_id, local)
+
+    async def _send_attach(self, connection_id: str, local: _Local) -> None:
+        local.sent_at, local.answered = time.monotonic(), False
+        message = {
+            "k": "attach",
+            "w": self.worker,
+            "c": connection_id,
+            "s": local.connection.seat,
+            "since": local.since,
+        }
+        await self.publish(MATCH_CHANNEL + local.match_id, json.dumps(message))
+
+    async def forward(self, match_id: str, connection: Connection, message: dict[str, Any]) -> None:
+        connection_id = self._ids.get(id(connection))
+        if connection_id is None:
+            return
+        message.update(w=self.worker, c=connection_id)
+        await self.publish(MATCH_CHANNEL + match_id, json.dumps(message))
+
+    def forward_detach(self, match_id: str, connection: Connection) -> None:
+        connection_id = self._ids.pop(id(connection), None)
+        if connection_id is None:
+            return
+        self._locals.pop(connection_id, None)
+        message = json.dumps({"k": "detach", "w": self.worker, "c": connection_id})
+        self._spawn(self.publish(MATCH_CHANNEL + match_id, message))

@@ -1,0 +1,319 @@
+"""Many workers on the real PostgreSQL and Redis: separate `meeple serve` processes made one
+server by ``--redis-url``, each on a port of its own so a test chooses the worker each client
+reaches, and ``meeple serve --workers 2`` sharing one port.
+
+Each test has a fresh database (its matches must not be claimed by another test's workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+import meeple.games  # noqa: F401
+from meeple.core import load_game
+from tests.server.conftest import ROOT, Client, Server, Socket, free_port, run_pg
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture(scope="module")
+def database(postgres_database: str) -> Iterator[str]:
+    """A fresh PostgreSQL database for these tests (``postgres_database`` starts the
+    cluster): the other tests' server must not share its matches with these workers."""
+    name = f"meeple_cluster_{uuid.uuid4().hex[:12]}"
+    run_pg(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    try:
+        yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def workers(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    """Two workers of one server, started together on a fresh database; a test that kills
+    one starts it again before it ends."""
+    env = {"MEEPLE_REDIS_URL": REDIS_URL, "MEEPLE_CLAIM_SECONDS": "0.2"}
+    data = tmp_path_factory.mktemp("cluster")
+    started = [Server(database, data, env=env, start_seconds=120) for _ in range(2)]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Server.start, started))
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+def _rows(database: str, statement: str, *args: Any) -> list[asyncpg.Record]:
+    async def fetch() -> list[asyncpg.Record]:
+        connection = await asyncpg.connect(database.replace("+asyncpg", ""), timeout=5)
+        try:
+            return list(await connection.fetch(statement, *args))
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
+
+
+def _stored(database: str, match_id: str) -> list[tuple[int, int, int]]:
+    """The stored actions of a match: (number, seat, action), in order."""
+    rows = _rows(
+        database,
+        "SELECT number, seat, action FROM match_actions WHERE match_id = $1 ORDER BY number",
+        match_id,
+    )
+    return [(row["number"], row["seat"], row["action"]) for row in rows]
+
+
+def _state(socket: Socket) -> dict[str, Any]:
+    return next(f for f in reversed(socket.frames) if f["type"] in ("snapshot", "update"))
+
+
+def _drain(socket: Socket) -> None:
+    """Take in every frame already received (none waited for)."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            socket.recv(timeout=0)
+
+
+def _act(sockets: dict[int, Socket], rng: random.Random) -> tuple[int, int, int]:
+    """One action by whichever seat decides, on its own socket: (acked version, seat,
+    action). A refusal (a timer or a bot moved first) means looking again."""
+    for _ in range(400):
+        for seat, socket in sockets.items():
+            _drain(socket)
+            state = _state(socket)
+            if seat not in state["deciding"] or not state["legal"] or state["outcome"]:
+                continue
+            choice = rng.choice(state["legal"])["id"]
+            socket.send({"type": "action", "action": choice, "version": state["version"]})
+            while True:
+                frame = socket.recv()
+                if frame["type"] == "ack":
+                    return frame["version"], seat, choice
+                if frame["type"] == "error":
+                    assert frame["code"] == "version/stale", frame
+                    break
+        # Nobody can act yet: wait for the next frame (a bot's move, the timer).
+        with contextlib.suppress(TimeoutError):
+            next(iter(sockets.values())).recv(timeout=0.1)
+    raise AssertionError("no seat got to act")
+
+
+def _until_version(socket: Socket, version: int) -> dict[str, Any]:
+    """The first snapshot or update at ``version`` or later (polls the socket, no sleep)."""
+    while True:
+        frame = socket.recv()
+        if frame["type"] in ("snapshot", "update") and frame["version"] >= version:
+            return frame
+
+
+def _room(host: Client, guest: Client, game: str, timer: int | None) -> str:
+    room = host.post("/api/rooms", json={"game": game, "timer": timer}).json()
+    assert guest.post("/api/rooms/join", json={"code": room["code"]}).status_code == 200
+    assert guest.post(f"/api/rooms/{room['id']}/ready", json={}).status_code == 200
+    started = host.post(f"/api/rooms/{room['id']}/start")
+    assert started.status_code == 200, started.text
+    match_id: str = room["id"]
+    return match_id
+
+
+def test_clients_on_different_workers_play_one_match_each_seeing_its_own_view(
+    workers: list[Server], database: str
+) -> None:
+    a, b = workers
+    host, guest = Client(a).guest("Host"), Client(b).guest("Guest")
+    match_id = _room(host, guest, "maiterra", None)  # mastered by worker a
+    # Seat 0 plays through worker b, seat 1 through worker a, a spectator watches on b.
+    seat0 = Client(b)
+    seat0.token = host.token
+    seat1 = Client(a)
+    seat1.token = guest.token
+    rng = random.Random(5)
+    with (
+        seat0.socket(match_id) as first,
+        seat1.socket(match_id) as second,
+        Client(b).socket(match_id, "?watch=true") as watcher,
+    ):
+        assert first.recv()["seat"] == 0 and second.recv()["seat"] == 1
+        assert watcher.recv()["seat"] is None
+        acked: dict[int, tuple[int, int]] = {}
+        for _ in range(12):
+            version, seat, action = _act({0: first, 1: second}, rng)
+            acked[version] = (seat, action)
+        last = max(acked)
+        frames = {0: first, 1: second, None: watcher}
+        for socket in frames.values():
+            _until_version(socket, last)
+    stored = _stored(database, match_id)
+    assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+    for version, (seat, action) in acked.items():
+        assert stored[version - 1] == (version, seat, action)
+    # Every frame a seat got holds that seat's view of the match at that version, no more.
+    (match,) = _rows(database, "SELECT seed, options FROM matches WHERE id = $1", match_id)
+    game = load_game("maiterra", seats=2, options=json.loads(match["options"]))
+    states = [game.new_initial_state(match["seed"])]
+    for _, seat, action in stored:
+        states.append(states[-1].clone())
+        states[-1].apply(seat, action)
+    for holder, socket in frames.items():
+        seen = [f for f in socket.frames if f["type"] in ("snapshot", "update")]
+        assert len(seen) > 1
+        for frame in seen:
+            assert frame["view"] == states[frame["version"]].view(holder), (holder, frame)
+
+
+def _timed_match(workers: list[Server]) -> tuple[str, Socket, Socket, Client, Client]:
+    """A timed Maatatahay room mastered by worker a: seat 0 on worker b, seat 1 on worker a."""
+    a, b = workers
+    host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+    match_id = _room(host, guest, "maatatahay", 60)
+    seat0 = Client(b)
+    seat0.token = host.token
+    first, second = seat0.socket(match_id), guest.socket(match_id)
+    first.recv()
+    second.recv()
+    return match_id, first, second, host, guest
+
+
+def _play_until_killed(
+    first: Socket, second: Socket, rng: random.Random, kill: Any
+) -> dict[int, tuple[int, int]]:
+    """Four actions, then ``kill`` the moment the last is acknowledged (a fresh deadline
+    runs: it falls after the kill)."""
+    acked: dict[int, tuple[int, int]] = {}
+    for _ in range(4):
+        version, seat, action = _act({0: first, 1: second}, rng)
+        acked[version] = (seat, action)
+    kill()
+    return acked
+
+
+def _goes_on(
+    database: str, match_id: str, acked: dict[int, tuple[int, int]], socket: Socket
+) -> None:
+    """The timer rang without anyone acting; every acknowledged action is stored once."""
+    last = max(acked)
+    frame = _until_version(socket, last + 1)
+    stored = _stored(database, match_id)
+    assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+    assert len(stored) >= frame["version"]
+    for version, (seat, action) in acked.items():
+        assert stored[version - 1] == (version, seat, action)
+    # The versions a client saw after the kill rise one by one: no action was stored twice.
+    after = [f["version"] for f in socket.frames if f["type"] == "update" and f["version"] > last]
+    assert after == sorted(set(after))
+
+
+def test_a_killed_workers_timed_match_is_claimed_and_its_timer_rings(
+    workers: list[Server], database: str
+) -> None:
+    a, b = workers
+    match_id, first, second, _, guest = _timed_match(workers)
+    rng = random.Random(3)
+    with first:
+        acked = _play_until_killed(first, second, rng, a.kill)
+        with contextlib.suppress(Exception):
+            second.close()
+        # Worker b claims the match; seat 0's connection on b is sent again, to b itself.
+        _goes_on(database, match_id, acked, first)
+        # Seat 1 reconnects on worker b and both go on.
+        again = Client(b)
+        again.token = guest.token
+        with again.socket(match_id, f"?since={max(acked)}") as second:
+            snap = second.recv()
+            assert snap["type"] == "snapshot" and snap["version"] >= max(acked)
+            assert [m["version"] for m in snap["missed"]] == list(
+                range(max(acked) + 1, snap["version"] + 1)
+            )
+            for _ in range(2):
+                _act({0: first, 1: second}, rng)
+    a.restart()
+
+
+def test_the_whole_server_killed_and_restarted_goes_on(
+    workers: list[Server], database: str
+) -> None:
+    match_id, first, second, host, guest = _timed_match(workers)
+    rng = random.Random(4)
+
+    def kill_all() -> None:
+        for server in workers:
+            server.kill()
+
+    acked = _play_until_killed(first, second, rng, kill_all)
+    for socket in (first, second):
+        with contextlib.suppress(Exception):
+            socket.close()
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(Server.restart, workers))
+    a, b = workers
+    host_again, guest_again = Client(b), Client(a)
+    host_again.token, guest_again.token = host.token, guest.token
+    with (
+        host_again.socket(match_id, f"?since={max(acked)}") as first,
+        guest_again.socket(match_id, f"?since={max(acked)}") as second,
+    ):
+        first.recv()
+        second.recv()
+        _goes_on(database, match_id, acked, first)
+        for _ in range(2):
+            _act({0: first, 1: second}, rng)
+
+
+def test_serve_workers_shares_one_port_and_refuses_without_postgres_and_redis(
+    database: str, tmp_path: Path
+) -> None:
+    refused = subprocess.run(
+        [sys.executable, "-m", "meeple", "serve", "--workers", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode != 0 and "--redis-url" in refused.stderr
+    port = free_port()
+    command = [sys.executable, "-m", "meeple", "serve", "--workers", "2", "--port", str(port)]
+    command += ["--database-url", database, "--redis-url", REDIS_URL]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        server = Server(database, tmp_path, port=port)
+        for _ in range(300):
+            assert process.poll() is None
+            try:
+                if httpx.get(f"{server.base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        client = Client(server).guest("Two")
+        match = client.solo(game="maatatahay", seat=0, bots="random", seed=2)
+        with client.socket(match["id"]) as socket:
+            assert socket.recv()["type"] == "snapshot"
+            _act({0: socket}, random.Random(1))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -248,13 +248,14 @@ class _Held:
     information state are asked for separately). :meth:`moved` forgets them.
     """
 
-    __slots__ = ("cache", "player", "state")
+    __slots__ = ("cache", "legals", "player", "state")
     in_turns = False
     """Whether the state is held for a game's sequential form (see :class:`_HeldInTurns`)."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.player: int | None = None
+        self.legals: dict[int, list[int]] = {}  # by seat, kept apart: asked at every step
         self.cache: dict[tuple[str, int], Any] = {}
 
     def current_player(self) -> int:
@@ -273,15 +274,16 @@ class _Held:
     def moved(self) -> None:
         """The position changed: forget what was worked out for the last one."""
         self.player = None
-        self.cache.clear()
+        self.legals.clear()
+        if self.cache:
+            self.cache.clear()
 
     def legal(self, seat: int) -> list[int]:
         """The seat's legal actions (pyspiel asks for them, then the check of the action
         that follows needs them again)."""
-        key = ("legal", seat)
-        legal: list[int] | None = self.cache.get(key)
+        legal = self.legals.get(seat)
         if legal is None:
-            legal = self.cache[key] = self.state.legal_actions(seat)
+            legal = self.legals[seat] = self.state.legal_actions(seat)
         return legal
 
     def check(self, seat: int, action: int) -> None:
@@ -372,17 +374,24 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
     # -- the standard API -------------------------------------------------------------
 
     def current_player(self) -> int:
+        # pyspiel asks this about six times a step: the kept player is read here, without
+        # a second call, once the position's is known.
         held = self._held
-        return _CHANCE if held is None else held.current_player()
+        if held is None:
+            return _CHANCE
+        player = held.player
+        return held.current_player() if player is None else player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals: int = self.get_game().deals
         return [(outcome, 1.0 / deals) for outcome in range(deals)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._held is None:
+        held = self._held
+        if held is None:
             return []
-        return self._held.legal(player)
+        legal = held.legals.get(player)
+        return held.legal(player) if legal is None else legal
 
     def apply_action(self, action: Any) -> None:
         """pyspiel's ``apply_action``, after refusing with :class:`InvalidAction` what is no
@@ -410,13 +419,17 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
             self._held = game.hold(game.meeple.new_initial_state(game.deal_seed(action)))
             return
         held = self._held
-        seat = held.current_player()
+        seat = held.player
+        if seat is None:
+            seat = held.current_player()
         if seat < 0:
             deciding = list(held.state.deciding_seats())
             if not deciding:
                 raise GameOver("the match is over", action=action)
             raise NotYourDecision(f"seats {deciding} decide at once: use apply_actions")
-        held.check(seat, action)
+        legal = held.legals.get(seat)
+        if legal is None or action not in legal:
+            held.check(seat, action)
         held.moved()
         held.state.apply_unchecked(seat, action)
 
@@ -452,7 +465,10 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         held = self._held
-        return held is not None and held.current_player() == _TERMINAL
+        if held is None:
+            return False
+        player = held.player
+        return (held.current_player() if player is None else player) == _TERMINAL
 
     def returns(self) -> list[float]:
         if self._held is None:

@@ -35,7 +35,6 @@ from meeple.games.maatatahay.data import (
     KEEPS,
     ORTHOGONAL,
     RULES,
-    SIZE,
     SPACES,
     TILES_PER_SEAT,
     ArrowTargets,
@@ -76,15 +75,22 @@ SPACE_NAMES = tuple(space_name(space) for space in range(SPACES))
 BITS = tuple(1 << space for space in range(SPACES))
 ORTHOGONAL_BITS = tuple(sum(BITS[n] for n in near) for near in ORTHOGONAL)
 AROUND_BITS = tuple(sum(BITS[n] for n in near) for near in AROUND)
-ROW_BITS = (1 << SIZE) - 1
-# PLACE_ROWS[row][bits]: the place ids (no relic) of the row's spaces whose bits are set,
-# ascending, so the free spaces' ids are five look-ups.
-PLACE_ROWS = tuple(
-    tuple(
-        tuple(PLACE_IDS[row * SIZE + col] for col in range(SIZE) if bits >> col & 1)
-        for bits in range(1 << SIZE)
+
+
+def _place_ids_of_bits(first: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """``[bits]``: the place ids (no relic) of spaces ``first .. first + width - 1`` whose
+    bits are set, ascending."""
+    return tuple(
+        tuple(PLACE_IDS[first + i] for i in range(width) if bits >> i & 1)
+        for bits in range(1 << width)
     )
-    for row in range(SIZE)
+
+
+# The free spaces' place ids in three look-ups: spaces 0-8, 9-16 and 17-24.
+PLACES_LOW, PLACES_MID, PLACES_HIGH = (
+    _place_ids_of_bits(0, 9),
+    _place_ids_of_bits(9, 8),
+    _place_ids_of_bits(17, 8),
 )
 # The decoded form of every place and finish id, looked up instead of divided out.
 PLACE_MOVES = tuple(divmod(i, ids.RELIC_CHOICES) for i in range(SPACES * ids.RELIC_CHOICES))
@@ -112,6 +118,8 @@ class MaatatahayRulebook(Game):
     """Where :attr:`rules`' tiles point (kept with them)."""
     relic_blocks: bool
     """The option ``relic_blocks``, read once (the rules ask it at every placement)."""
+    relic_costs: tuple[int, ...]
+    """A relic's cost by the number of friendly warriors orthogonally next to it."""
 
     def __init__(
         self,
@@ -139,6 +147,9 @@ class MaatatahayRulebook(Game):
         self.rules = rules
         self.arrow_targets = arrow_targets(rules)
         self.relic_blocks = self.option("relic_blocks") is True
+        self.relic_costs = tuple(
+            max(rules.relic_min_cost, rules.relic_base_cost - friends) for friends in range(5)
+        )
 
     @abstractmethod
     def position_view(self, state: MaatatahayState, seat: Seat | None) -> JSON:
@@ -322,25 +333,22 @@ class MaatatahayState(State):
         relics = self.relics
         free = ~(self.occupied | relics)
         actions = [
-            *PLACE_ROWS[0][free & ROW_BITS],
-            *PLACE_ROWS[1][free >> SIZE & ROW_BITS],
-            *PLACE_ROWS[2][free >> 2 * SIZE & ROW_BITS],
-            *PLACE_ROWS[3][free >> 3 * SIZE & ROW_BITS],
-            *PLACE_ROWS[4][free >> 4 * SIZE & ROW_BITS],
+            *PLACES_LOW[free & 0x1FF],
+            *PLACES_MID[free >> 9 & 0xFF],
+            *PLACES_HIGH[free >> 17 & 0xFF],
         ]
         spirit = self.store_spirit[seat]
         if spirit == 0 or not relics:  # a relic always costs at least one Spirit crystal
             return actions
         energy = self.store_energy[seat]
-        rules = self.game.rules
-        least, base = rules.relic_min_cost, rules.relic_base_cost
+        costs = self.game.relic_costs
         friends = self.alive[seat]
         bought = False
         while relics:
             bit = relics & -relics
             relics ^= bit
             space = bit.bit_length() - 1
-            cost = max(least, base - (ORTHOGONAL_BITS[space] & friends).bit_count())
+            cost = costs[(ORTHOGONAL_BITS[space] & friends).bit_count()]
             # Pay ``paid`` Spirit and the rest Energy: at least one Spirit, at most the cost.
             first = PLACE_IDS[space]
             for paid in range(max(1, cost - energy), min(spirit, cost) + 1):
@@ -577,14 +585,21 @@ class MaatatahayState(State):
         # an unclaimed relic closes, and the living warriors.
         closed = self.occupied | self.relics if self.game.relic_blocks else self.occupied
         standing = alive[0] | alive[1]
-        dying = []
+        surrounded = []
+        sides = ORTHOGONAL_BITS[placed]
+        if standing & BITS[placed] and closed & sides == sides:
+            surrounded.append(placed)
         # With relic_blocks, a relic's space already closed its neighbours' sides: placing
         # on it surrounds nobody new but the warrior placed.
-        candidates = (placed,) if self.hot_was_closed else (placed, *ORTHOGONAL[placed])
-        for space in candidates:
-            sides = ORTHOGONAL_BITS[space]
-            if not standing & BITS[space] or closed & sides != sides:
-                continue
+        if not self.hot_was_closed:
+            for space in ORTHOGONAL[placed]:
+                sides = ORTHOGONAL_BITS[space]
+                if standing & BITS[space] and closed & sides == sides:
+                    surrounded.append(space)
+        if not surrounded:
+            return
+        dying = []
+        for space in surrounded:
             seat = tile[space] // TILES_PER_SEAT
             attack = 0
             for near in ORTHOGONAL[space]:

@@ -10,6 +10,7 @@ the other commands work without them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -24,7 +25,7 @@ from rich.progress import Progress
 from meeple.cli.arena import search_speed as measure_search_speed
 from meeple.cli.common import fail, open_game, parse_options, progress_bar
 from meeple.cli.selfplay import Loop, compare, goals, our_loops
-from meeple.core import registered
+from meeple.core import load_game, registered
 
 EXTRAS_HINT = "pip install 'meeple[research]'"
 """How to install what these commands need."""
@@ -203,18 +204,64 @@ def _machine() -> dict[str, Any]:
     return {"cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2)}
 
 
+def _adapter_loops() -> list[tuple[str, Loop]]:
+    """Each game at its least seats played through the OpenSpiel adapter and PettingZoo's
+    AEC loop (``meeple bench-adapters``' rows, observation and mask read at every AEC step),
+    each with the label of its bare engine's loop."""
+    import pyspiel  # noqa: PLC0415 (optional extras)
+
+    from meeple.adapters import openspiel as spiel_adapter  # noqa: PLC0415
+    from meeple.adapters.pettingzoo import aec_env  # noqa: PLC0415
+    from meeple.cli import adapter_bench  # noqa: PLC0415
+
+    loops = []
+    for name in dict.fromkeys(info.name for info in registered()):
+        game = load_game(name)
+        info = game.info
+        engine = name if info.min_seats == info.max_seats else f"{name} {game.seats} seats"
+        spiel = pyspiel.load_game(spiel_adapter.short_name(info), {"seats": game.seats})
+        for via, play in (
+            ("OpenSpiel", adapter_bench.openspiel(spiel)),
+            ("PettingZoo AEC", adapter_bench.pettingzoo_aec(aec_env(game))),
+        ):
+            seeds = itertools.count()
+
+            def playout(play: adapter_bench.Playout = play, seeds: Iterator[int] = seeds) -> int:
+                return play(next(seeds))
+
+            loops.append((engine, Loop(f"{engine} via {via}", playout)))
+    return loops
+
+
+def _adapter_ratios(rows: Sequence[Any], engines: dict[str, str]) -> list[dict[str, Any]]:
+    """Each adapter loop's time a game against its bare engine's (engine ÷ adapter games/s)."""
+    rates = {row.loop: row.games_per_second for row in rows}
+    return [
+        {"loop": loop, "engine": engine, "ratio": round(rates[engine] / rates[loop], 3)}
+        for loop, engine in engines.items()
+        if rates.get(engine) and rates.get(loop)
+    ]
+
+
 def bench_compare(
     seconds: float, rounds: int, wanted: Sequence[tuple[str, float]] = ()
 ) -> dict[str, Any]:
     """Our games' random loops beside OpenSpiel's (when installed), interleaved; medians,
-    each as a share of OpenSpiel's C++ tic-tac-toe, and the ``wanted`` goals (loop, %)."""
+    each as a share of OpenSpiel's C++ tic-tac-toe, and the ``wanted`` goals (loop, %);
+    with the research extras, each game also through the adapters, as a ratio to its bare
+    engine."""
     loops: list[Loop] = our_loops()
     reference = None
+    engines: dict[str, str] = {}
     if find_spec("pyspiel") is not None:
         from meeple.cli import vs_openspiel  # noqa: PLC0415 (optional extras)
 
         reference = vs_openspiel.CPP_TIC_TAC_TOE
         loops += [Loop(*entry) for entry in vs_openspiel.reference_playouts()]
+        if find_spec("pettingzoo") is not None:
+            for engine, loop in _adapter_loops():
+                engines[loop.label] = engine
+                loops.append(loop)
     progress = progress_bar("{task.description}", transient=True)
     with progress:
         task = progress.add_task("bench --compare", total=rounds * len(loops))
@@ -229,6 +276,7 @@ def bench_compare(
         **_machine(),
         "reference": reference,
         "loops": [row.to_json() for row in rows],
+        "adapters": _adapter_ratios(rows, engines),
         "goals": [goal.to_json() for goal in goals(rows, wanted)],
     }
 
@@ -252,6 +300,8 @@ def compare_text(report: dict[str, Any]) -> str:
         if row["pct_of_reference"] is not None:
             line += f", {row['pct_of_reference']:.3g} % of {reference}"
         out.append(line)
+    for row in report.get("adapters", ()):
+        out.append(f"{row['loop']}: {row['ratio']:.2f}x the time of {row['engine']} alone")
     for goal in report["goals"]:
         pct = goal["pct"]
         verdict = {True: "met", False: "not met", None: "not measured"}[goal["met"]]

@@ -249,16 +249,22 @@ class Cluster:
         return True
 
     async def release(self, match_id: str) -> None:
-        """Give up mastering a match (finished and forgotten, or not to be played here)."""
-        if match_id not in self.owned or self._lease is None:
-            return
-        self.owned.discard(match_id)
+        """Give up mastering a match (it would not replay here, or it was not playing)."""
+        await self._unlock(match_id)
+        self._close_inbox(match_id)
+
+    async def _unlock(self, match_id: str) -> None:
+        if match_id in self.owned:
+            self.owned.discard(match_id)
+            await self._on_lease(UNLOCK, {"key": lock_key(match_id)})
+
+    def _close_inbox(self, match_id: str) -> None:
         inbox = self._inboxes.pop(match_id, None)
-        if inbox is not None and inbox.task is not None:
+        if inbox is None:
+            return
+        if inbox.task is not None:
             inbox.task.cancel()
-        with contextlib.suppress(Exception):
-            await self._pubsub.unsubscribe(MATCH_CHANNEL + match_id)
-        await self._on_lease(UNLOCK, {"key": lock_key(match_id)})
+        self._spawn(self._pubsub.unsubscribe(MATCH_CHANNEL + match_id))
 
     async def mastered(self, master: MatchMaster) -> None:
         """A match this worker claimed has its master: listen for the other workers'
@@ -299,11 +305,15 @@ class Cluster:
 
     async def _release_finished(self) -> None:
         """A finished match needs no master: its lock goes back (each held lock takes a
-        slot of PostgreSQL's shared lock table)."""
+        slot of PostgreSQL's shared lock table). Its connections from other workers are
+        still answered while its master stays in memory here."""
         for match_id in list(self.owned):
             master = self._master(match_id)
             if master is not None and master.match.status == "over":
-                await self.release(match_id)
+                await self._unlock(match_id)
+        for match_id in list(self._inboxes):
+            if match_id not in self.owned and self._master(match_id) is None:
+                self._close_inbox(match_id)
 
     def _drop_dead(self, held: set[int]) -> None:
         for (worker, connection_id), forwarded in list(self._forwarded.items()):

@@ -31,6 +31,7 @@ from meeple.games.manafields.data import (
     ORTH,
     RULES,
     STEP,
+    TERRAIN_MASK,
     UNDEAD,
     ZOMBIE,
 )
@@ -238,15 +239,33 @@ def cavalry_impact(state: Position, slot: int, start: int, end: int, events: lis
     deal_damage(state, target, damage, events)
 
 
+def _straight_lines() -> tuple[dict[int, tuple[int, int]], ...]:
+    """_LINES[start][end]: ``(direction, bitboard)`` for every square on a straight line
+    from ``start`` (0 N, 1 E, 2 S, 3 W), the bitboard holding the squares from the first
+    step up to ``end``, all of which a straight move must find free."""
+    lines = []
+    for start in range(len(STEP)):
+        ends: dict[int, tuple[int, int]] = {}
+        for direction in range(4):
+            square, path = STEP[start][direction], 0
+            while square >= 0:
+                path |= 1 << BIT[square]
+                ends[square] = (direction, path)
+                square = STEP[square][direction]
+        lines.append(ends)
+    return tuple(lines)
+
+
+_LINES = _straight_lines()
+
+
 def _straight(state: Position, start: int, end: int) -> int:
-    """The direction (0 N, 1 E, 2 S, 3 W) of a straight move over free squares, else -1."""
-    for direction in range(4):
-        square = STEP[start][direction]
-        while square >= 0 and state.occ[square] < 0 and square not in RULES.terrain:
-            if square == end:
-                return direction
-            square = STEP[square][direction]
-    return -1
+    """The direction (0 N, 1 E, 2 S, 3 W) of a straight move over free squares, else -1:
+    ``end`` on a line from ``start`` with no unit and no terrain on the way."""
+    line = _LINES[start].get(end)
+    if line is None or line[1] & (state.occupied | TERRAIN_MASK):
+        return -1
+    return line[0]
 
 
 def explode(state: Position, slot: int, events: list[Event]) -> None:

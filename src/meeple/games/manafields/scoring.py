@@ -41,9 +41,11 @@ def controller(state: Position, objective: int) -> int:
     return 0 if counts[0] > counts[1] else 1
 
 
-def _controllers(state: Position) -> list[int]:
-    """Every objective's :func:`controller`, the seats' weights worked out once."""
-    weights = (control_weight(state, 0), control_weight(state, 1))
+def _controllers(state: Position, weights: Sequence[int] | None = None) -> list[int]:
+    """Every objective's :func:`controller`, the seats' weights (:func:`control_weight`,
+    when the caller has them) worked out once."""
+    if weights is None:
+        weights = (control_weight(state, 0), control_weight(state, 1))
     occ, owner = state.occ, state.owner
     out = []
     for squares in RULES.objective_squares:
@@ -63,10 +65,23 @@ def points_now(
 
     ``controllers``, when the caller has worked them out already, are each objective's
     :func:`controller` in this state (the encoders show them too, and ask for both seats)."""
-    if state.general_in_zone(seat):
+    return _points(state, seat, state.general_in_zone(seat), controllers)
+
+
+def _points(
+    state: Position, seat: int, in_zone: bool, controllers: Sequence[int] | None
+) -> dict[str, int]:
+    """:func:`points_now`, told whether the seat's General stands in its zone."""
+    if in_zone:
         return {"objectives": 0, "general": 0, "general_killed": 0, "total": 0}
     if controllers is None:
-        controllers = _controllers(state)
+        weights = [0, 0]
+        if state.rally[seat]:
+            weights[seat] = state.game.rules.effects["humans_control_weight"]
+        else:
+            weights[seat] = 1
+        weights[1 - seat] = control_weight(state, 1 - seat)
+        controllers = _controllers(state, weights)
     held = [o for o in range(OBJECTIVES) if controllers[o] == seat]
     general = 0
     if state.general_alive(seat):
@@ -87,8 +102,9 @@ def end_turn(state: Position, events: list[Event]) -> None:
     """Score, then the match ends on a 12-point lead or after the last turn, or the other
     seat starts its turn."""
     seat = state.active
-    points = points_now(state, seat)
-    if not state.general_in_zone(seat):
+    in_zone = state.general_in_zone(seat)
+    points = _points(state, seat, in_zone, None)
+    if not in_zone:
         state.owed[seat] = 0  # General's 6 points wait while your General is in your zone
     state.score[seat] += points["total"]
     events.append(Event("score", seat, {**points, "score": list(state.score)}))
@@ -128,21 +144,22 @@ def start_turn(state: Position, events: list[Event]) -> None:
         state.inspired,
     ):
         flags[:] = _NO_FLAGS  # in place: the lists are the state's own
-    for slot in range(SLOTS):
-        if state.owner[slot] == seat:
-            state.warded[slot] = False
     state.rally[seat] = False
     state.frenzy = False
     state.fights_issued = 0
     state.picks = 0
     state.picked = []
     healed = []
-    for slot in state.living(seat):
-        if (
-            OBJECTIVE_OF[state.pos[slot]] >= 0
-            and state.hp[slot] < state.unit[slot].hp
-            and hero_on_objective(state, slot)
-        ):
-            state.hp[slot] += state.game.rules.effects["objective_hero_heal"]
-            healed.append(slot)
+    owner, warded, hp, pos, unit = state.owner, state.warded, state.hp, state.pos, state.unit
+    for slot in range(SLOTS):
+        if owner[slot] == seat:
+            warded[slot] = False
+            if (
+                hp[slot] > 0
+                and OBJECTIVE_OF[pos[slot]] >= 0
+                and hp[slot] < unit[slot].hp
+                and hero_on_objective(state, slot)
+            ):
+                hp[slot] += state.game.rules.effects["objective_hero_heal"]
+                healed.append(slot)
     events.append(Event("turn", seat, {"turn": state.turn, "op": state.op, "healed": healed}))

@@ -404,7 +404,10 @@ class Ranked:
                     break
         finally:
             self._watching.pop(match_id, None)
-        await self.settle()
+        try:
+            await self.settle()
+        except Exception:  # the next queue, leaderboard or ratings request rates it
+            log.exception("rating ranked match %s failed", match_id)
 
     # -- ratings -----------------------------------------------------------------------
 

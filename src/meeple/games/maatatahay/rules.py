@@ -260,17 +260,22 @@ class MaatatahayState(State):
                 shrines[space] = True
         state.relic = shrines
         state.index_board()
-        state.bag_energy, state.bag_spirit = game.rules.bag_energy, game.rules.bag_spirit
-        state.supply = game.rules.supply_energy
+        rules = game.rules
+        state.bag_energy, state.bag_spirit = rules.bag_energy, rules.bag_spirit
+        state.supply = rules.supply_energy
+        draw, crystals = state._draw_is_spirit, rules.map_crystals
+        ground_energy, ground_spirit = state.ground_energy, state.ground_spirit
         for space in range(SPACES):
-            for _ in range(0 if shrines[space] else game.rules.map_crystals[space]):
-                got = state._draw_is_spirit()
+            if shrines[space]:
+                continue
+            for _ in range(crystals[space]):
+                got = draw()
                 if got is None:
                     break
                 if got:
-                    state.ground_spirit[space] += 1
+                    ground_spirit[space] += 1
                 else:
-                    state.ground_energy[space] += 1
+                    ground_energy[space] += 1
         for seat in (0, 1):
             deck = list(range(TILES_PER_SEAT))
             rng.shuffle(deck)

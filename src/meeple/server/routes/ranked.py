@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.server.deps import AccountDep, ServicesDep, error
 from meeple.server.ranked import DEFAULT_WAIT, MAX_WAIT, RankedError
 
 router = APIRouter(tags=["ranked"])
+
+AccountId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+"""An account's id as the database holds it (a 32-bit integer on PostgreSQL): a number past
+that is refused as ``request/invalid`` rather than reaching the database."""
 
 
 class QueueIn(BaseModel):
@@ -56,13 +60,13 @@ async def where(account: AccountDep, services: ServicesDep) -> dict[str, Any]:
 async def leaderboard(
     services: ServicesDep,
     game: Annotated[str, Query(max_length=40)],
-    seats: int = 2,
+    seats: Annotated[int, Query(ge=1, le=64)] = 2,
 ) -> list[dict[str, Any]]:
     """The ratings of one game and seat count, established ones first, by ordinal."""
     return await services.ranked.leaderboard(game, seats)
 
 
 @router.get("/api/accounts/{account_id}/ratings")
-async def ratings(account_id: int, services: ServicesDep) -> dict[str, Any]:
+async def ratings(account_id: AccountId, services: ServicesDep) -> dict[str, Any]:
     """An account's ranked ratings per game and seat count, and its rating history."""
     return await services.ranked.ratings_of(account_id)

@@ -27,6 +27,7 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
+from meeple.server.cluster import HELD_LOCKS, held_key, lock_key
 from tests.server.conftest import ROOT, Client, Server, Socket, free_port, run_pg
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -84,6 +85,27 @@ def _stored(database: str, match_id: str) -> list[tuple[int, int, int]]:
 
 def _state(socket: Socket) -> dict[str, Any]:
     return next(f for f in reversed(socket.frames) if f["type"] in ("snapshot", "update"))
+
+
+def test_a_lock_key_is_read_back_from_pg_locks(database: str) -> None:
+    """How a worker sees which matches are mastered: every key it locks, of either sign,
+    comes back from ``pg_locks`` as the same key."""
+    names = [f"match-{n}" for n in range(40)]
+    keys = [lock_key(name) for name in names]
+    assert min(keys) < 0 < max(keys)
+
+    async def held() -> set[int]:
+        connection = await asyncpg.connect(database.replace("+asyncpg", ""), timeout=5)
+        try:
+            for key in keys:
+                await connection.execute("SELECT pg_advisory_lock($1)", key)
+            rows = await connection.fetch(HELD_LOCKS.text)
+            return {held_key(row["classid"], row["objid"]) for row in rows}
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        assert set(keys) <= pool.submit(asyncio.run, held()).result()
 
 
 def _drain(socket: Socket) -> None:

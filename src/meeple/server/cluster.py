@@ -77,7 +77,7 @@ def lock_key(name: str) -> int:
 MIGRATING = lock_key("migrations")
 
 
-def _key_of(classid: int, objid: int) -> int:
+def held_key(classid: int, objid: int) -> int:
     """The bigint key of a lock as ``pg_locks`` lists it (high and low 32 bits)."""
     key = (classid << 32) | objid
     return key - (1 << 64) if key >= 1 << 63 else key
@@ -144,8 +144,8 @@ class StandIn(MatchMaster):
     cluster: Cluster
 
     def forwarded(self, cluster: Cluster) -> StandIn:
+        """Forward through ``cluster``; never started, so no bot or clock wakes here."""
         self.cluster = cluster
-        self._closed = True  # never wakes a bot or a clock here
         return self
 
     async def attach(self, connection: Connection, since: int | None = None) -> None:
@@ -206,7 +206,8 @@ class Cluster:
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._loop = asyncio.get_running_loop().create_task(self._look())
 
-    async def close(self) -> None:
+    async def stop(self) -> None:
+        """Stop claiming and forwarding (first on shutdown: the masters close next)."""
         for task in (self._loop, self._reader, *self._tasks):
             if task is not None and not task.done():
                 task.cancel()
@@ -215,6 +216,11 @@ class Cluster:
         for inbox in self._inboxes.values():
             if inbox.task is not None:
                 inbox.task.cancel()
+
+    async def close(self) -> None:
+        """Let go of Redis and every lock (last on shutdown, once the masters stopped: an
+        action a closing master stores must not race a new master elsewhere)."""
+        await self.stop()
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
@@ -279,7 +285,7 @@ class Cluster:
 
     async def _held(self) -> set[int]:
         rows = (await self._on_lease(HELD_LOCKS)).all()
-        return {_key_of(classid, objid) for classid, objid in rows}
+        return {held_key(classid, objid) for classid, objid in rows}
 
     async def _orphans(self, held: set[int]) -> list[str]:
         playing = (await self._on_lease(PLAYING)).scalars().all()

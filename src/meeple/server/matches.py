@@ -251,7 +251,9 @@ class Matches:
 
     async def close(self) -> None:
         if self.cluster is not None:
-            await self.cluster.close()
+            await self.cluster.stop()
         for master in list(self._masters.values()):
             await master.close()
         self._masters.clear()
+        if self.cluster is not None:
+            await self.cluster.close()

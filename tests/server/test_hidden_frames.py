@@ -1,0 +1,206 @@
+"""Nothing of another seat's hidden state reaches a seat over the wire, in every game.
+
+A scripted match of each game is played over a real server (a person's seat playing random
+legal actions against random bots), with a spectator's socket beside it and, half way, a
+second socket of the person's that reconnects from version 0. Then the match is rebuilt from
+what the server stored (the seed and the actions, read from its database), and every frame
+each socket got is checked against the engine:
+
+- its view is exactly the seat's view at its version (the spectators' view for a spectator);
+- it is also exactly the view of *twins* of that state: states the engine redraws with what
+  the seat cannot see changed (``State.resample``: other seats' houses, hands, sealed
+  orders, the decks' order, the generator). For a spectator, twins redrawn for each seat.
+  The legal actions and deciding seats are those of every twin too. A frame that carried
+  anything of the hidden part would differ from some twin's;
+- its events (in updates, and in a snapshot's ``missed``) are exactly the engine's events of
+  that version that the seat may see, nothing sealed for another seat.
+
+Maiterra's match has four seats in two teams (a teammate's hand and sealed orders are still
+another seat's). The tests check that the twins did differ from the real state, so the
+comparison was not empty.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+import meeple.games  # noqa: F401
+from meeple.core import Event, State, load_game
+from tests.server.conftest import Client, Server, Socket
+
+pytestmark = pytest.mark.slow
+
+VERSIONS = 90
+"""How far each scripted match is played (or to its end, if sooner)."""
+TWINS = 2
+"""Twins drawn per frame (and per seat, for a spectator's frame)."""
+
+
+@dataclass(frozen=True)
+class Script:
+    game: str
+    seats: int
+    options: dict[str, Any]
+    seat: int
+    seed: int
+
+
+SCRIPTS = [
+    Script("maiterra", 4, {"teams": "1122"}, 0, 3),
+    Script("maiterra", 2, {}, 1, 8),
+    Script("maatatahay", 2, {}, 1, 5),
+    Script("manafields", 2, {}, 0, 6),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """SQLite, whose file the test reads afterwards for the seed and the actions."""
+    data = tmp_path_factory.mktemp("hidden")
+    running = Server(f"sqlite+aiosqlite:///{data / 'meeple.db'}", data).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _stored(server: Server, match_id: str) -> tuple[str, int, list[tuple[int, int]]]:
+    """The game id, seed and actions the server stored for the match."""
+    path = server.database_url.removeprefix("sqlite+aiosqlite:///")
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        game_id, seed = db.execute(
+            "SELECT game_id, seed FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        actions = db.execute(
+            "SELECT seat, action FROM match_actions WHERE match_id = ? ORDER BY number",
+            (match_id,),
+        ).fetchall()
+    return str(game_id), int(seed), [(int(s), int(a)) for s, a in actions]
+
+
+def _play(client: Client, match_id: str, script: Script) -> tuple[list[Socket], int]:
+    """Play the person's seat at random to :data:`VERSIONS`; the sockets and the version
+    where everything stopped (the person decides, or the match is over)."""
+    rng = random.Random(script.seed)
+    seat = client.socket(match_id)
+    watcher = client.socket(match_id, "?watch=true")
+    sockets = [seat, watcher]
+    frame = seat.recv()
+    watcher.recv()
+    version, reconnected, waiting = 0, False, False
+    while True:
+        if frame["type"] in ("snapshot", "update"):
+            version = frame["version"]
+            if not reconnected and version >= VERSIONS // 2:
+                again = client.socket(match_id, "?since=0")
+                again.recv()
+                sockets.append(again)
+                reconnected = True
+            if frame["outcome"] is not None:
+                break
+            if script.seat in frame["deciding"] and not waiting:
+                if version >= VERSIONS:
+                    break
+                choice = rng.choice(frame["legal"])["id"]
+                seat.send({"type": "action", "action": choice, "version": version})
+                waiting = True  # one action at a time: until its ack or refusal
+        elif frame["type"] == "ack":
+            waiting = False
+        elif frame["type"] == "error":
+            assert frame["code"] == "version/stale", frame
+            seat.send({"type": "resume", "since": frame["version"]})
+            waiting = False
+        frame = seat.recv()
+    for other in sockets[1:]:  # every socket has every update up to here
+        while not other.frames or other.frames[-1].get("version") != version:
+            other.recv()
+    for socket in sockets:
+        socket.close()
+    return sockets, version
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _legal(state: State, seat: int | None) -> list[dict[str, Any]]:
+    if seat is None:
+        return []
+    return [{"id": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
+
+
+class Checker:
+    """The engine's states and events of the stored match, and the frame checks."""
+
+    def __init__(self, script: Script, game_id: str, seed: int, actions: list[tuple[int, int]]):
+        game = load_game(game_id, seats=script.seats, options=script.options)
+        state = game.new_initial_state(seed)
+        self.seats = script.seats
+        self.states: list[State] = [state.clone()]
+        self.events: list[list[Event]] = [[]]
+        for actor, action in actions:
+            self.events.append(state.apply(actor, action))
+            self.states.append(state.clone())
+        self.twins_differing = 0
+        self.frames_checked = 0
+
+    def check(self, seat: int | None, frame: dict[str, Any]) -> None:
+        if frame["type"] not in ("snapshot", "update"):
+            return
+        version = frame["version"]
+        state = self.states[version]
+        assert frame["view"] == _json(state.view(seat)), (seat, version)
+        assert frame["legal"] == _legal(state, seat), (seat, version)
+        redrawn_for = range(self.seats) if seat is None else [seat]
+        for who in redrawn_for:
+            for draw in range(TWINS):
+                twin = state.resample(who, 1000 * version + draw)
+                self.twins_differing += twin.to_json() != state.to_json()
+                assert _json(twin.view(seat)) == frame["view"], (seat, version, who, draw)
+                assert _legal(twin, seat) == frame["legal"], (seat, version, who, draw)
+                assert list(twin.deciding_seats()) == frame["deciding"], (seat, version)
+        if frame["type"] == "update":
+            self.check_events(seat, version, frame["events"])
+        for missed in frame.get("missed", []):
+            self.check_events(seat, missed["version"], missed["events"])
+        self.frames_checked += 1
+
+    def check_events(self, seat: int | None, version: int, sent: list[Any]) -> None:
+        shown = [e.to_json() for e in self.events[version] if e.visible_to(seat)]
+        assert sent == _json(shown), (seat, version)
+        for event in sent:
+            assert event.get("audience") is None or seat in event["audience"], (seat, event)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda s: f"{s.game}-{s.seats}p-seat{s.seat}")
+def test_every_frame_is_the_view_of_any_state_that_differs_only_in_what_the_seat_cannot_see(
+    server: Server, script: Script
+) -> None:
+    client = Client(server).guest("Seer")
+    match = client.solo(
+        game=script.game,
+        seats=script.seats,
+        options=script.options,
+        seat=script.seat,
+        bots="random",
+        seed=script.seed,
+    )
+    sockets, version = _play(client, match["id"], script)
+    game_id, seed, actions = _stored(server, match["id"])
+    assert seed == script.seed and len(actions) >= version
+    checker = Checker(script, game_id, seed, actions[:version])
+    seen = [script.seat, None, script.seat]
+    for socket, seat in zip(sockets, seen, strict=True):
+        assert socket.frames[0]["seat"] == seat
+        for frame in socket.frames:
+            checker.check(seat, frame)
+    assert checker.frames_checked >= 2 * version
+    if load_game(game_id, seats=script.seats, options=script.options).info.hidden_information:
+        assert checker.twins_differing > 0

@@ -1,55 +1,28 @@
-"""Maiterra's resample keeps each other seat's budget as it queues their redrawn orders,
-instead of rebuilding it from the queue for every order; the draws must not change.
+"""Maiterra's fast paths checked against the slow way they replace.
 
-The reference below is the redraw as it was written first: every order listed through
-``legal_orders(other)``, which walks the whole queue again. Both must give the same
-position, byte for byte, on positions of random matches at every seat count, and
-``legal_orders`` with a budget kept by the caller must equal the one it builds itself.
+- ``legal_orders`` with a budget the caller keeps equals the one it builds itself.
+- A resample draws other seats' sealed orders kind by kind (:mod:`meeple.games.maiterra.redraw`)
+  instead of listing every legal order: the candidates of its kinds, taken together, must be
+  exactly ``legal_orders`` less ``end``, so every order it can draw is legal.
+- The resample's one-draw shuffle is a permutation, and uniform.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import permutations
 
 import pytest
 
-from meeple.core.rng import Rng, mix_seed
-from meeple.games.maiterra import Maiterra
+from meeple.core.rng import Rng
+from meeple.games.maiterra import Maiterra, redraw
 from meeple.games.maiterra import notation as ids
-from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PLAN, MaiterraState
+from meeple.games.maiterra.data import CARD_NAMES
+from meeple.games.maiterra.rules import PLAN, MaiterraState
 
 
-def _resample_by_replay(state: MaiterraState, seat: int, seed: int) -> MaiterraState:
-    new = state.clone()
-    rng = Rng(mix_seed(seed, seat, 0x5245))
-    others = [s for s in range(new.seats) if s != seat]
-    if new.phase == HOUSES:
-        for other in others:
-            if new.house[other] != NO_SEAT:
-                new.house[other] = rng.below(len(new.game.rules.houses))
-    pool = new.deck[:]
-    for other in others:
-        pool.extend(new.cards[other])
-    pool.sort()
-    rng.shuffle(pool)
-    for other in others:
-        size = len(new.cards[other])
-        new.cards[other] = pool[:size]
-        del pool[:size]
-    new.deck = pool
-    if new.phase == PLAN:
-        for other in others:
-            new.queue[other] = []
-            for _ in range(rng.below(4)):
-                orders = [a for a in new.legal_orders(other) if a != ids.END]
-                if not orders:
-                    break
-                new.queue[other].append(orders[rng.below(len(orders))])
-    new.rng = Rng(rng.next_u64())
-    return new
-
-
-def _positions(seats: int, matches: int) -> list[MaiterraState]:
+def _positions(seats: int, matches: int, every: int = 3) -> list[MaiterraState]:
     game = Maiterra(seats=seats)
     rng = random.Random(seats)
     out = []
@@ -60,19 +33,73 @@ def _positions(seats: int, matches: int) -> list[MaiterraState]:
             seat = state.deciding_seats()[0]
             state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
             step += 1
-            if step % 3 == 0:
+            if step % every == 0:
                 out.append(state.clone())
     return out
 
 
+def _every_candidate(state: MaiterraState, seat: int) -> list[int]:
+    """Every order a draw could pick for ``seat`` now, kind by kind."""
+    budget = state.budget(seat)
+    terrain = state.game.tables.terrain(state.terrain)
+    found = [
+        *(
+            order
+            for cell in budget.units
+            for order in redraw.stack_orders(state, seat, budget, terrain, cell)
+        ),
+        *redraw.claim_orders(state, seat, budget, terrain),
+        *redraw.build_orders(state, seat, budget, terrain),
+        *redraw.train_orders(state, seat, budget),
+        *redraw.trade_orders(state, seat, budget),
+        *(
+            order
+            for card in range(len(CARD_NAMES))
+            if card in budget.cards
+            for order in redraw.card_plays(state, seat, budget, card)
+        ),
+    ]
+    return found
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_resample_draws_what_the_replaying_redraw_drew(seats: int) -> None:
+def test_the_kinds_a_resample_draws_from_are_exactly_the_legal_orders(seats: int) -> None:
+    checked = 0
+    for state in _positions(seats, 2):
+        if state.phase != PLAN:
+            continue
+        for seat in state.deciding_seats():
+            if len(state.queue[seat]) >= state.game.rules.max_orders:
+                continue
+            found = _every_candidate(state, seat)
+            assert len(found) == len(set(found)), "an order listed under two kinds"
+            assert sorted(found) == [a for a in state.legal_orders(seat) if a != ids.END]
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_redrawn_queue_is_legal_order_by_order(seats: int) -> None:
+    drawn = 0
     for index, state in enumerate(_positions(seats, 2)):
         seat = index % seats
-        fast = state.resample(seat, index)
-        slow = _resample_by_replay(state, seat, index)
-        assert fast.to_json() == slow.to_json()
-        assert fast.queue == slow.queue
+        new = state.resample(seat, index)
+        assert new.view(seat) == state.view(seat)
+        if state.phase != PLAN:
+            continue
+        assert new.queue[seat] == state.queue[seat]
+        for other in range(seats):
+            if other == seat:
+                continue
+            queue = new.queue[other]
+            assert len(queue) <= redraw.MAX_DRAWN
+            replay = new.clone()
+            replay.queue[other] = []
+            for action in queue:
+                assert action in replay.legal_orders(other), ids.format_action(action)
+                replay.queue[other].append(action)
+            drawn += len(queue)
+    assert drawn > 50
 
 
 def test_legal_orders_with_a_kept_budget_equal_those_it_builds() -> None:
@@ -83,3 +110,29 @@ def test_legal_orders_with_a_kept_budget_equal_those_it_builds() -> None:
             budget = state.budget(seat)
             assert state.legal_orders(seat, budget) == state.legal_orders(seat)
             assert budget.res == state.budget(seat).res  # read, never changed
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 20, 21, 45])
+def test_the_one_draw_shuffle_is_a_permutation(size: int) -> None:
+    rng = Rng(size)
+    for _ in range(20):
+        items = list(range(size))
+        redraw.shuffle(rng, items)
+        assert sorted(items) == list(range(size))
+
+
+@pytest.mark.parametrize("size", [3, 22])
+def test_the_one_draw_shuffle_is_uniform(size: int) -> None:
+    """Each of the 6 orders of 3 items, and each place of one item among 22 (two draws a
+    shuffle), turns up about as often as the others."""
+    rng = Rng(2026)
+    rounds = 6000
+    seen: Counter[tuple[int, ...]] = Counter()
+    for _ in range(rounds):
+        items = list(range(size))
+        redraw.shuffle(rng, items)
+        seen[tuple(items) if size == 3 else (items.index(0),)] += 1
+    outcomes = len(list(permutations(range(3)))) if size == 3 else size
+    assert len(seen) == outcomes
+    expected = rounds / outcomes
+    assert all(abs(count - expected) < 5 * expected**0.5 for count in seen.values()), seen

@@ -22,9 +22,10 @@ from meeple.games.maiterra.data import (
 )
 from meeple.games.maiterra.notation import Order
 from meeple.games.maiterra.reasons import why_order
+from meeple.games.maiterra.redraw import resample
 from meeple.games.maiterra.resolve import resolve_turn
 from meeple.games.maiterra.rules import Budget, MaiterraRulebook, MaiterraState
-from meeple.games.maiterra.view import describe, resample, view
+from meeple.games.maiterra.view import describe, view
 
 
 def parse_teams(text: str, seats: int) -> tuple[int, ...]:

@@ -65,6 +65,7 @@ from meeple.games.maiterra.tables import (
 )
 
 HOUSES, DRAFT, PLAN, OVER = range(4)
+CELL_RANGE = range(CELLS)
 PHASES = ("houses", "draft", "plan", "over")
 NO_SEAT = -1
 
@@ -76,23 +77,37 @@ class Budget:
     resolves (to pay), so an order that was legal to queue is always paid for.
     """
 
-    __slots__ = ("builds", "cards", "claims", "idle", "res", "science", "speedup", "units")
+    __slots__ = (
+        "builds",
+        "cards",
+        "claims",
+        "fields",
+        "idle",
+        "res",
+        "science",
+        "speedup",
+        "units",
+    )
 
     def __init__(self, state: MaiterraState, seat: int) -> None:
         self.res = state.res[seat][:]
-        buildings, owner = state.buildings, state.owner
+        # The seat's fields in board order, and its stacks as the queued orders leave them
+        # (every field where it stood when it began to plan; one marched off stays, empty):
+        # neither the owners nor the armies change while the seats plan.
+        self.fields = fields = [cell for cell, holder in enumerate(state.owner) if holder == seat]
+        buildings = state.buildings
         workers = science = 0
-        for cell in range(CELLS):
-            if owner[cell] == seat:
-                base = cell * NUM_BUILDINGS
-                workers += buildings[base] + buildings[base + 1] + buildings[base + 2]
-                science += buildings[base + SCIENCE]
+        for cell in fields:
+            base = cell * NUM_BUILDINGS
+            workers += buildings[base] + buildings[base + 1] + buildings[base + 2]
+            science += buildings[base + SCIENCE]
         self.idle = state.people[seat] - workers
-        soldiers, cavalry = state.soldiers[seat], state.cavalry[seat]
         self.units = {
-            cell: [soldiers[cell], cavalry[cell]]
-            for cell in range(CELLS)
-            if soldiers[cell] or cavalry[cell]
+            cell: [soldiers, cavalry]
+            for cell, soldiers, cavalry in zip(
+                CELL_RANGE, state.soldiers[seat], state.cavalry[seat], strict=True
+            )
+            if soldiers or cavalry
         }
         self.builds: dict[tuple[int, int], int] = {}
         self.science = science
@@ -371,10 +386,11 @@ class MaiterraState(State):
                 parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
             if soldiers >= 2:
                 parts.append((ids.ONE, fast))
-            for two, base in tables.marches[cell]:
-                for part, can_ride in parts:
-                    if can_ride or not two:
-                        add(base + part)
+            steps, rides = tables.steps[cell], tables.rides[cell]
+            for part, can_ride in parts:
+                actions.extend(steps[part])
+                if can_ride:
+                    actions.extend(rides[part])
             if can_pull:
                 near_cells = NEIGHBOURS[cell]
                 for direction, action in PULLBACK_IDS[cell]:
@@ -387,10 +403,8 @@ class MaiterraState(State):
                 add(SPEEDUP_IDS[cell])
         if budget.afford(rules.claim_cost):
             reach: set[int] = set()
-            my_soldiers, my_cavalry = self.soldiers[seat], self.cavalry[seat]
-            for cell in range(CELLS):
-                if my_soldiers[cell] or my_cavalry[cell]:
-                    reach |= REACH[cell]
+            for cell in budget.units:  # where the seat stood when it began to plan
+                reach |= REACH[cell]
             land, claims = tables.land, budget.claims
             for cell in reach:
                 if owner[cell] < 0 and land[cell] and cell not in claims:
@@ -412,14 +426,17 @@ class MaiterraState(State):
             if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]
         ]
         buildings, builds = self.buildings, budget.builds
-        for cell in range(CELLS):
-            if owner[cell] != seat:
-                continue
+        for cell in budget.fields:
             base = cell * NUM_BUILDINGS
             slots, build_ids = tables.slots[cell], BUILD_IDS[cell]
-            for kind in kinds:
-                if buildings[base + kind] + builds.get((cell, kind), 0) < slots[kind]:
-                    add(build_ids[kind])
+            if builds:  # what the queue builds here takes slots too
+                for kind in kinds:
+                    if buildings[base + kind] + builds.get((cell, kind), 0) < slots[kind]:
+                        add(build_ids[kind])
+            else:
+                for kind in kinds:
+                    if buildings[base + kind] < slots[kind]:
+                        add(build_ids[kind])
             if buildings[base + BARRACKS]:
                 train_ids = TRAIN_IDS[cell]
                 for unit in units:

@@ -42,16 +42,19 @@ TRADE_IDS = tuple(
 )
 PROSPECT_IDS = tuple(ids.PLAY_PROSPECT + resource for resource in range(4))
 PART_COUNT = len(ids.PARTS)
+PARTS = range(PART_COUNT)
 
 
 class TerrainTables:
     """What a map's terrain fixes for the whole match, worked out once per map.
 
     ``marches[cell]``: (two-field?, march id of part ``all``) for every path whose fields
-    are land; ``slots[cell][kind]``: how many of a building a field takes.
+    are land; ``steps[cell][part]`` and ``rides[cell][part]``: the march ids of that part
+    along those paths of one field and of two; ``slots[cell][kind]``: how many of a
+    building a field takes.
     """
 
-    __slots__ = ("land", "marches", "slots")
+    __slots__ = ("land", "marches", "rides", "slots", "steps")
 
     def __init__(self, terrain: tuple[int, ...], rules: RuleData) -> None:
         land = tuple(t != lakeland.LAKE for t in terrain)
@@ -63,6 +66,14 @@ class TerrainTables:
                 if mid >= 0 and land[mid] and land[end]
             )
             for cell in range(CELLS)
+        )
+        self.steps = tuple(
+            tuple(tuple(base + part for two, base in paths if not two) for part in PARTS)
+            for paths in self.marches
+        )
+        self.rides = tuple(
+            tuple(tuple(base + part for two, base in paths if two) for part in PARTS)
+            for paths in self.marches
         )
         self.slots = tuple(
             tuple(

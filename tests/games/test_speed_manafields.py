@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from meeple.games.manafields import Manafields, ManafieldsState, scoring
+from meeple.games.manafields import Manafields, ManafieldsState, combat, scoring
 from meeple.games.manafields import notation as ids
 from meeple.games.manafields.data import (
     BIT,
@@ -22,9 +22,11 @@ from meeple.games.manafields.data import (
     HEIGHT,
     OBJECTIVES,
     ROW,
+    RULES,
     SLOTS,
     SQUARE_OF_BIT,
     SQUARES,
+    STEP,
     WIDTH,
 )
 from meeple.games.manafields.legal import OPEN_MASK, bits_to_move_ids, legal_orders, reach
@@ -158,3 +160,26 @@ def test_move_cost_paid_equals_move_cost_and_controllers_equal_each_objective() 
                 events = before.apply_unchecked(seat, action)
                 assert events[0].kind == "move"
                 assert events[0].data["cost"] == state.move_cost(slot)
+
+
+def _slow_straight(state: ManafieldsState, start: int, end: int) -> int:
+    """The direction of a straight move, walked square by square in each direction."""
+    for direction in range(4):
+        square = STEP[start][direction]
+        while square >= 0 and state.occ[square] < 0 and square not in RULES.terrain:
+            if square == end:
+                return direction
+            square = STEP[square][direction]
+    return -1
+
+
+def test_straight_line_of_a_charge_equals_the_walk_along_each_direction() -> None:
+    for state in _positions("humans", "undead", 1)[::5]:
+        for slot in range(SLOTS):
+            if state.hp[slot] <= 0:
+                continue
+            start = state.pos[slot]
+            state.lift(slot)  # as during a Move: the mover's square is empty
+            for end in range(SQUARES):
+                assert combat._straight(state, start, end) == _slow_straight(state, start, end)
+            state.place(slot, start)

@@ -35,6 +35,8 @@ legal order.
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import Seat
 from meeple.games.maiterra import notation as ids
@@ -73,6 +75,9 @@ MAX_DRAWN = 3
 STACK, CLAIM, BUILD, TRAIN, TRADE, CARD = range(6)
 KINDS = (STACK, CLAIM, BUILD, TRAIN, TRADE, CARD)
 """The kinds of order a draw first picks among."""
+
+KIND_ORDERS = tuple(permutations(KINDS))
+"""Every order in which a draw may try the kinds."""
 
 _SPAN = 1 << 64
 
@@ -152,9 +157,9 @@ def draw_order(
 ) -> int | None:
     """One order ``seat`` may queue with ``budget`` left (see the module docstring), or
     None when it can queue nothing but ``end``. ``budget`` is read, never changed."""
-    kinds = list(KINDS)
-    while kinds:
-        kind = kinds.pop(rng.below(len(kinds))) if len(kinds) > 1 else kinds.pop()
+    # The first kind with an order in a uniformly drawn order of all kinds: uniform among
+    # the kinds the seat can queue, in one draw.
+    for kind in KIND_ORDERS[rng.below(len(KIND_ORDERS))]:
         if kind == STACK:
             stacks = [cell for cell, (s, c) in budget.units.items() if s or c]
             if not stacks:

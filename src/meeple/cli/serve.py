@@ -87,7 +87,7 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
     if workers == 1:
         uvicorn.run(create_app(settings), **served)
         return
-    typer.echo(f"{workers} workers, forwarding through {redis_url}")
+    typer.echo(f"{workers} worker processes, forwarding through Redis")
     # Each worker process builds its app from the same settings, read from the environment.
     for name, value in settings.model_dump(mode="json", exclude_unset=True).items():
         os.environ[f"MEEPLE_{name.upper()}"] = (

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from meeple.ai import make_bot
-from meeple.core import Action, Event, GameError, Seat, State, load_game, mix_seed
+from meeple.core import JSON, Action, Event, GameError, Seat, State, load_game, mix_seed
 from meeple.server.bots import BotJob, BotRunner, default_bot
 from meeple.server.models import utcnow
 from meeple.server.presence import Presence
@@ -110,6 +110,11 @@ class MatchMaster:
         self._choices: list[tuple[int, ...]] = [self._legal_key(s) for s in range(match.seats)]
         self._changed_at: list[int] = [0] * match.seats
         self.connections: set[Connection] = set()
+        self._seen: dict[Seat | None, tuple[JSON, list[dict[str, Any]]]] = {}
+        # Notation the engine words the same in every position is worded once per action.
+        self._notation: dict[Action, str] | None = (
+            {} if type(self.state).action_to_string is State.action_to_string else None
+        )
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self.turn_seconds = turn_seconds
@@ -183,8 +188,25 @@ class MatchMaster:
         """The seat's legal actions now, as _advance last computed them (``ActionInfo``)."""
         if seat is None:
             return []
-        text = self.state.action_to_string
-        return [{"id": action, "text": text(seat, action)} for action in self._choices[seat]]
+        return [{"id": action, "text": self._text(seat, action)} for action in self._choices[seat]]
+
+    def _text(self, seat: Seat, action: Action) -> str:
+        """The action's notation in the current position."""
+        known = self._notation
+        if known is None:
+            return self.state.action_to_string(seat, action)
+        text = known.get(action)
+        if text is None:
+            text = known[action] = self.state.action_to_string(seat, action)
+        return text
+
+    def _seat_sees(self, seat: Seat | None) -> tuple[JSON, list[dict[str, Any]]]:
+        """The seat's view and legal actions at this version, built at most once per version
+        (every frame and connection of that seat shares them) and only for a seat asked for."""
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = self._seen[seat] = (self.state.view(seat), self._legal(seat))
+        return seen
 
     @staticmethod
     def _visible(events: Iterable[Event], seat: Seat | None) -> list[Any]:
@@ -200,14 +222,15 @@ class MatchMaster:
                 MissedOut(version=a.version, events=self._visible(a.events, seat))
                 for a in self.applied[since:]
             ]
+        view, legal = self._seat_sees(seat)
         return SnapshotOut(
             match=self.id,
             game=self.game.id,
             seat=seat,
             version=self.version,
             players=self.players(),
-            view=self.state.view(seat),
-            legal=[ActionInfo.model_construct(**item) for item in self._legal(seat)],
+            view=view,
+            legal=[ActionInfo.model_construct(**item) for item in legal],
             deciding=list(self.state.deciding_seats()),
             status="over" if self.over else "playing",
             outcome=self._outcome(),
@@ -376,8 +399,8 @@ class MatchMaster:
             except Exception as error:
                 log.exception("storing action %d of match %s failed", number, self.id)
                 raise ProtocolError(STORE_FAILED, f"the action was not stored: {error}") from None
-            text = after.action_to_string(seat, action)
             self.state = after
+            self._seen.clear()
             self.deadline, self._timed = deadline, timed
             self.match.actions.append((seat, action))
             if outcome is not None:
@@ -386,6 +409,7 @@ class MatchMaster:
             self._advance(seat, action, events)
             if origin is not None:
                 # protocol.AckOut, built as a dict and encoded once: no model on the hot path.
+                text = self._text(seat, action)
                 ack = {"type": "ack", "version": number, "action": {"id": action, "text": text}}
                 await self._send(origin, encode({**ack, "ref": ref}))
             await self._broadcast(events)
@@ -408,14 +432,15 @@ class MatchMaster:
         for connection in connections:
             seat = connection.seat
             if seat not in frames:
+                view, legal = self._seat_sees(seat)
                 # protocol.UpdateOut, as a dict: the engine's output needs no validation.
                 frames[seat] = encode(
                     {
                         "type": "update",
                         "version": self.version,
                         "events": self._visible(events, seat),
-                        "view": self.state.view(seat),
-                        "legal": self._legal(seat),
+                        "view": view,
+                        "legal": legal,
                         "deciding": deciding,
                         "outcome": outcome,
                         "deadline": deadline,

@@ -307,7 +307,39 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("worker %s: looking for unclaimed matches failed", self.worker)
+                if not await self._lease_alive():
+                    with contextlib.suppress(Exception):
+                        await self._renew_lease()
             await asyncio.sleep(self.claim_seconds)
+
+    async def _lease_alive(self) -> bool:
+        try:
+            await self._on_lease(text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
+    async def _renew_lease(self) -> None:
+        """The lease connection dropped (PostgreSQL restarted, a network cut): every lock
+        went with it. Connect again and take back the locks no other worker took meanwhile;
+        the masters of the others stop here, since their new worker masters them now."""
+        if self._lease is not None:
+            with contextlib.suppress(Exception):
+                await self._lease.invalidate()
+        lease = await self.engine.connect()
+        self._lease = await lease.execution_options(isolation_level="AUTOCOMMIT")
+        await self._try_lock(worker_key(self.worker))
+        for match_id in list(self.owned):
+            if await self._try_lock(lock_key(match_id)):
+                continue
+            log.warning("worker %s: match %s is mastered elsewhere now", self.worker, match_id)
+            self.owned.discard(match_id)
+            self._close_inbox(match_id)
+            if self.matches is not None:
+                await self.matches.lose(match_id)
+        # Meanwhile the masters may have dropped this worker's connections for dead.
+        for connection_id, local in list(self._locals.items()):
+            await self._send_attach(connection_id, local)
 
     async def _release_finished(self) -> None:
         """A finished match needs no master: its lock goes back (each held lock takes a

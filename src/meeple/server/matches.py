@@ -143,6 +143,12 @@ class Matches:
         if self.cluster is not None:
             await self.cluster.mastered(master)
 
+    async def lose(self, match_id: str) -> None:
+        """Stop mastering a match another worker has claimed (this one lost its lease)."""
+        master = self._masters.pop(match_id, None)
+        if master is not None:
+            await master.close()
+
     def mastered(self, match_id: str) -> MatchMaster | None:
         """The master of a match held in memory here, without loading it."""
         return self._masters.get(match_id)

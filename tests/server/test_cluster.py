@@ -202,6 +202,38 @@ def test_clients_on_different_workers_play_one_match_each_seeing_its_own_view(
             assert frame["view"] == states[frame["version"]].view(holder), (holder, frame)
 
 
+def test_a_worker_that_lost_its_lease_connection_leaves_one_master(
+    workers: list[Server], database: str
+) -> None:
+    """PostgreSQL ends the lease connection of the worker mastering a match: one master
+    goes on (the worker takes its lock back, or the other claims the match) and a client on
+    the other worker still plays."""
+    a, b = workers
+    host = Client(a).guest("Lease")
+    match = host.solo(game="maatatahay", seat=0, bots="random", seed=3)
+    held = (
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND ((classid::bigint << 32) | objid::bigint) = $1"
+    )
+    (lease,) = _rows(database, held, lock_key(match["id"]))
+    _rows(database, "SELECT pg_terminate_backend($1)", lease["pid"])
+    player = Client(b)
+    player.token = host.token
+    with player.socket(match["id"]) as socket:
+        socket.recv()
+        for _ in range(3):
+            _act({0: socket}, random.Random(2))
+    owners: list[asyncpg.Record] = []
+    for _ in range(100):  # polled: the lock is held again within a few claim periods
+        owners = _rows(database, held, lock_key(match["id"]))
+        if owners:
+            break
+        _rows(database, "SELECT pg_sleep(0.05)")
+    assert len(owners) == 1 and owners[0]["pid"] != lease["pid"]
+    stored = _stored(database, match["id"])
+    assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+
+
 def _timed_match(workers: list[Server]) -> tuple[str, Socket, Socket, Client, Client]:
     """A timed Maatatahay room mastered by worker a: seat 0 on worker b, seat 1 on worker a."""
     a, b = workers

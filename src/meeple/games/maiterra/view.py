@@ -30,28 +30,45 @@ from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PHASES, PLAN, Budget, M
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
 
 
-def view(state: MaiterraState, seat: Seat | None) -> JSON:
-    seats = state.seats
-    all_locked = NO_SEAT not in state.house
+CELL_NAMES = tuple(cell_name(cell) for cell in range(CELLS))
+"""Every field's name, worked out once (the view is sent after every action)."""
+
+
+def _board(state: MaiterraState) -> list[dict[str, Any]]:
+    seats = range(state.seats)
+    terrain, owners, buildings = state.terrain, state.owner, state.buildings
+    soldiers, cavalry = state.soldiers, state.cavalry
+    terrains = state.game.rules.terrains
     board = []
     for cell in range(CELLS):
-        if state.terrain[cell] == LAKE:
+        if terrain[cell] == LAKE:
             continue
-        built = state.buildings[cell * NUM_BUILDINGS : (cell + 1) * NUM_BUILDINGS]
-        owner = state.owner[cell]
+        start = cell * NUM_BUILDINGS
+        owner = owners[cell]
         board.append(
             {
-                "field": cell_name(cell),
-                "terrain": state.game.rules.terrains[state.terrain[cell]],
+                "field": CELL_NAMES[cell],
+                "terrain": terrains[terrain[cell]],
                 "owner": None if owner < 0 else owner,
-                "buildings": {BUILDING_NAMES[k]: n for k, n in enumerate(built) if n},
+                "buildings": {
+                    BUILDING_NAMES[k]: n
+                    for k, n in enumerate(buildings[start : start + NUM_BUILDINGS])
+                    if n
+                },
                 "armies": {
-                    str(s): [state.soldiers[s][cell], state.cavalry[s][cell]]
-                    for s in range(seats)
-                    if state.soldiers[s][cell] or state.cavalry[s][cell]
+                    str(s): [soldiers[s][cell], cavalry[s][cell]]
+                    for s in seats
+                    if soldiers[s][cell] or cavalry[s][cell]
                 },
             }
         )
+    return board
+
+
+def view(state: MaiterraState, seat: Seat | None) -> JSON:
+    seats = state.seats
+    all_locked = NO_SEAT not in state.house
+    board = _board(state)
     rows: list[dict[str, Any]] = []
     for other in range(seats):
         house = state.house[other]

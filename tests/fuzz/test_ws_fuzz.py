@@ -13,7 +13,10 @@ Every frame must be answered on the socket that sent it, the socket stays open, 
   is unchanged: the same version and the same snapshot for every socket;
 - an accepted action is acknowledged and every socket gets its update;
 - the server keeps serving: a later valid action works, it answers over HTTP, and its log
-  holds no traceback.
+  holds no traceback;
+- nothing of another seat's hidden state reached any socket: every frame is the seat's view
+  of the stored match, and of states redrawn in what the seat cannot see
+  (tests/server/test_hidden_frames.py's check).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import meeple.games  # noqa: F401
 from meeple.core import load_game
 from meeple.server.protocol import ERROR_CODES, MATCH_OVER, STORE_FAILED
 from tests.server.conftest import Client, Server, Socket
+from tests.server.test_hidden_frames import Checker, stored
 
 pytestmark = pytest.mark.slow
 
@@ -129,6 +133,7 @@ class Table:
         assert guest.post(f"/api/rooms/{self.match_id}/ready", json={}).status_code == 200
         assert host.post(f"/api/rooms/{self.match_id}/start").status_code == 200
         self.sockets: dict[int | str, Socket] = {}
+        self.opened: list[tuple[int | str, Socket]] = []
         self.seen: dict[int | str, dict[str, Any]] = {}
         for who in (0, 1, "watch"):
             self.connect(who)
@@ -139,6 +144,7 @@ class Table:
         query = "" if since is None else f"?since={since}"
         socket = client.socket(self.match_id, query)
         self.sockets[who] = socket
+        self.opened.append((who, socket))
         first = socket.recv()
         assert first["type"] == "snapshot" and first["seat"] == (None if who == "watch" else who)
         if since is not None:
@@ -150,6 +156,15 @@ class Table:
     def close(self) -> None:
         for socket in self.sockets.values():
             socket.close()
+
+    def check_hidden(self) -> None:
+        """Every frame any socket got is its seat's view of the stored match at its version,
+        and of every state that differs from it only in what that seat cannot see."""
+        checker = Checker(stored(self.server, self.match_id))
+        for who, socket in self.opened:
+            for frame in socket.frames:
+                checker.check(None if who == "watch" else int(who), frame)
+        assert checker.frames_checked > 0
 
     @property
     def version(self) -> int:
@@ -323,6 +338,8 @@ def test_hostile_sessions_change_nothing_and_the_server_keeps_serving(
         assert summary["version"] == table.version
         assert sum(t.accepted for t in tables) >= 2
         assert httpx.get(f"{server.base}/api/health", timeout=10).status_code == 200
+        for played in tables:
+            played.check_hidden()
     finally:
         for table in tables:
             table.close()

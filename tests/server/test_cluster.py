@@ -346,7 +346,7 @@ def test_serve_workers_shares_one_port_and_refuses_without_postgres_and_redis(
     assert refused.returncode != 0 and "--redis-url" in refused.stderr
     port = free_port()
     command = [sys.executable, "-m", "meeple", "serve", "--workers", "2", "--port", str(port)]
-    command += ["--database-url", database, "--redis-url", REDIS_URL]
+    command += ["--database-url", database, "--redis-url", REDIS_URL, "--bot-workers", "0"]
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

@@ -328,6 +328,11 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*jobs)
             results[name] = tally.figures(time.perf_counter() - clock.started)
             results[name].update(clock.cpu(), load_average=round(load_average(), 2))
+            # What one round trip cost the server, a figure less shaken by other work on the
+            # machine than the rates are (a busy machine leaves the server fewer cores).
+            trips = results[name]["round_trips"] or 1
+            cpu_ms = 1000 * results[name]["server_cores"] * args.seconds / trips
+            results[name]["server_cpu_ms_per_round_trip"] = round(cpu_ms, 3)
         for name in ("echo", "fastapi"):
             if "meeple" in results and name in results:
                 rate = results[name]["per_second"] or 1.0

@@ -326,12 +326,13 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
                 url = f"ws://127.0.0.1:{echo_port if name == 'echo' else fastapi_port}"
                 jobs = [echoer(url, args.rate, clock, tally, i) for i in range(args.clients)]
             await asyncio.gather(*jobs)
-            results[name] = tally.figures(time.perf_counter() - clock.started)
+            elapsed = time.perf_counter() - clock.started
+            results[name] = tally.figures(elapsed)
             results[name].update(clock.cpu(), load_average=round(load_average(), 2))
             # What one round trip cost the server, a figure less shaken by other work on the
             # machine than the rates are (a busy machine leaves the server fewer cores).
             trips = results[name]["round_trips"] or 1
-            cpu_ms = 1000 * results[name]["server_cores"] * args.seconds / trips
+            cpu_ms = 1000 * results[name]["server_cores"] * elapsed / trips
             results[name]["server_cpu_ms_per_round_trip"] = round(cpu_ms, 3)
         for name in ("echo", "fastapi"):
             if "meeple" in results and name in results:

@@ -46,7 +46,7 @@ SHOWN = ("version", "view", "legal", "deciding", "outcome", "status", "seat", "p
 """What a snapshot shows of the match (not ``missed`` or ``ref``, which depend on the ask)."""
 
 FUZZ = settings(
-    max_examples=15,
+    max_examples=30,
     deadline=None,
     derandomize=True,
     database=None,
@@ -95,8 +95,19 @@ ODD = (
 )
 WHO = st.sampled_from([0, 1, "watch"])
 
+ACTIONS = (
+    st.integers(-(2**70), 2**70)
+    | st.text(max_size=200)
+    | st.fixed_dictionaries({"id": st.integers(-(2**40), 2**40)})
+    | st.fixed_dictionaries({"text": st.text(max_size=40)})
+)
+"""What an action field may hold by its schema, mostly naming no action of the game."""
+
+VALID = st.tuples(st.just("valid"), st.integers(0, 1000))
 STEPS = st.one_of(
-    st.tuples(st.just("valid"), st.integers(0, 1000)),
+    VALID,
+    VALID,  # twice as likely as each kind of bad frame: sessions go deeper into the match
+    st.tuples(st.just("bad_action"), st.integers(0, 1000), ACTIONS),
     st.tuples(st.just("text"), WHO, st.text(max_size=200)),
     st.tuples(st.just("bytes"), WHO, st.binary(max_size=200)),
     st.tuples(st.just("json"), WHO, JSON_VALUES),
@@ -198,6 +209,11 @@ class Table:
             self.send(step[1], json.dumps(step[2]))
         elif kind == "fields":
             self.send(step[1], json.dumps({"type": step[2], **step[3]}))
+        elif kind == "bad_action":
+            found = self._deciding(step[1])
+            if found is not None:
+                message = {"type": "action", "action": step[2], "version": self.version}
+                self.send(found[0], message)
         elif kind == "oversized":
             self.send(step[1], "x" * step[2], must_refuse=True)
         elif kind == "out_of_turn":
@@ -306,7 +322,7 @@ def test_hostile_sessions_change_nothing_and_the_server_keeps_serving(
     tables = [Table(server, game)]
 
     @FUZZ
-    @given(st.lists(STEPS, min_size=1, max_size=10))
+    @given(st.lists(STEPS, min_size=4, max_size=12))
     def session(steps: list[tuple[Any, ...]]) -> None:
         if tables[-1].over:
             tables[-1].close()

@@ -82,10 +82,8 @@ def test_a_seat_acts_only_for_itself_and_a_spectator_not_at_all(server: Server) 
         mover = next(s for s in snaps[:2] if s["legal"])
         action = mover["legal"][0]["id"]
         # The other seat: naming the deciding seat, and as itself while it does not decide.
-        _expect_error(
-            other, {"type": "action", "action": action, "version": 0, "seat": deciding[0]},
-            "seat/wrong", 0,
-        )  # fmt: skip
+        naming = {"type": "action", "action": action, "version": 0, "seat": deciding[0]}
+        _expect_error(other, naming, "seat/wrong", 0)
         _expect_error(
             other, {"type": "action", "action": action, "version": 0}, "action/not_your_decision", 0
         )

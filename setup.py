@@ -1,0 +1,53 @@
+"""meeple's optional compiled build: the engines through mypyc, as black and mypy ship themselves.
+
+A plain ``pip install .`` builds pure Python meeple, the reference; it needs no compiler and
+this file then adds nothing to pyproject.toml's configuration. With ``MEEPLE_MYPYC=1`` in the
+environment (``scripts/build-compiled``), the modules named in ``meeple.core.compiled`` are
+compiled to C extensions by mypyc (which mypy ships) and a C compiler. docs/compiled.md tells
+how to build and check it.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+# The mypy whose mypyc the build was checked with (scripts/check-compiled).
+MYPYC_REQUIREMENT = "mypy>=2.4"
+
+
+def compiled_module_names() -> list[str]:
+    """``COMPILED_MODULES`` of src/meeple/core/compiled.py, read without importing meeple."""
+    tree = ast.parse((HERE / "src/meeple/core/compiled.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "COMPILED_MODULES":
+            return list(ast.literal_eval(node.value)) if node.value else []
+    raise SystemExit("src/meeple/core/compiled.py names no COMPILED_MODULES")
+
+
+def compiled_extensions() -> list[object]:
+    """The mypyc extensions, or none while pip only asks for the build's requirements."""
+    try:
+        from mypyc.build import mypycify  # noqa: PLC0415 (only the compiled build has it)
+    except ImportError:
+        return []
+    paths = [f"src/{name.replace('.', '/')}.py" for name in compiled_module_names()]
+    # Each module its own group (separate=True): one group for all would make mypy check
+    # them as one import cycle, in which it cannot infer some module constants. Imports
+    # the compiled modules make of others are followed silently (not checked, not compiled).
+    return mypycify(
+        ["--follow-imports=silent", *paths],
+        opt_level=os.environ.get("MEEPLE_MYPYC_OPT_LEVEL", "3"),
+        separate=True,
+    )
+
+
+if os.environ.get("MEEPLE_MYPYC") == "1":
+    # setup_requires makes pip's isolated build install mypy first, then run this again.
+    setup(setup_requires=[MYPYC_REQUIREMENT], ext_modules=compiled_extensions())
+else:
+    setup()

@@ -1,0 +1,102 @@
+"""The compiled build (mypyc, docs/compiled.md) plays exactly as the pure source.
+
+Skipped unless the meeple imported here is the compiled one: ``scripts/check-compiled``
+builds it into a temporary virtualenv and runs this module there, with the golden records
+(tests/test_goldens.py) and the conformance kit (tests/test_conformance.py). The pure source
+to compare with is this checkout's ``src/``, played in a child process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import meeple
+import meeple.games  # registers the games
+from meeple.core import load_game, registered
+from meeple.core.compiled import COMPILED_MODULES, compiled_modules, is_compiled
+
+REPO = Path(__file__).resolve().parents[1]
+PURE_SOURCE = REPO / "src"
+
+for _name in COMPILED_MODULES:
+    importlib.import_module(_name)
+
+pytestmark = pytest.mark.skipif(
+    not compiled_modules(),
+    reason=f"the pure build is imported (meeple from {Path(meeple.__file__).parent})",
+)
+
+
+def playout_digest(game_id: str, seats: int, seed: int, matches: int) -> str:
+    """A digest of ``matches`` random matches: every legal action list, every action's
+    events, a clone, a resample for each seat and a view for each seat along the way, the
+    final state's JSON and returns. Equal digests: the same play, draw for draw."""
+    game = load_game(game_id, seats)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+
+    def put(value: object) -> None:
+        digest.update(json.dumps(value, sort_keys=True, default=repr).encode())
+
+    for match in range(matches):
+        state = game.new_initial_state(rng.getrandbits(64))
+        step = 0
+        while deciding := state.deciding_seats():
+            seat = deciding[step % len(deciding)]
+            legal = state.legal_actions(seat)
+            put(legal)
+            action = rng.choice(legal)
+            put(game.format_action(action))
+            if step % 5 == 0:
+                put(state.clone().to_json())
+                for other in range(seats):
+                    put(state.resample(other, match * 1000 + step).to_json())
+                    put(state.view(other))
+            put([event.to_json() for event in state.apply(seat, action)])
+            step += 1
+        put(state.to_json())
+        put(state.returns())
+    return digest.hexdigest()
+
+
+def configurations() -> list[tuple[str, int]]:
+    return [
+        (info.id, seats)
+        for info in registered()
+        if info.name in ("maatatahay", "maiterra", "manafields")
+        for seats in range(info.min_seats, info.max_seats + 1)
+    ]
+
+
+def test_every_listed_module_runs_compiled() -> None:
+    missing = [name for name in COMPILED_MODULES if not is_compiled(name)]
+    assert not missing, f"imported from Python source, not compiled: {missing}"
+    print(f"compiled: {len(compiled_modules())} modules from {Path(meeple.__file__).parent}")
+
+
+@pytest.mark.parametrize(("game_id", "seats"), configurations())
+def test_random_matches_equal_the_pure_source(game_id: str, seats: int) -> None:
+    here = playout_digest(game_id, seats, seed=seats, matches=3)
+    child = (
+        "import sys\n"
+        f"sys.path[:0] = [{str(PURE_SOURCE)!r}, {str(REPO)!r}]\n"
+        "from meeple.core.compiled import compiled_modules\n"
+        "from tests.test_compiled import playout_digest\n"
+        "assert not compiled_modules(), compiled_modules()\n"
+        f"print(playout_digest({game_id!r}, {seats}, seed={seats}, matches=3))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    pure = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, env=env, check=False
+    )
+    assert pure.returncode == 0, pure.stderr[-3000:]
+    assert pure.stdout.strip() == here

@@ -446,17 +446,16 @@ class Cluster:
             if old is not None:
                 master.detach(old)
             seat = message.get("s")
-            forwarded = Forwarded(self, key[0], key[1], None if seat is None else int(seat))
-            self._forwarded[key] = forwarded
+            joined = Forwarded(self, key[0], key[1], None if seat is None else int(seat))
+            self._forwarded[key] = joined
             since = message.get("since")
             if since is not None and not 0 <= since <= master.version:
                 since = None
-            await master.attach(forwarded, since)
+            await master.attach(joined, since)
             return
-        found = self._forwarded.get(key)
-        if found is None:
+        forwarded = self._forwarded.get(key)
+        if forwarded is None:
             return
-        forwarded = found
         if kind == "frame":
             data = message["t"] if "t" in message else base64.b64decode(message["b"])
             await master.receive(forwarded, data)

@@ -238,3 +238,29 @@ def test_every_frame_is_the_view_of_any_state_that_differs_only_in_what_the_seat
     } <= checker.versions_checked
     if checker.hidden_information:
         assert checker.twins_differing > 0
+
+
+def test_the_check_catches_a_frame_that_carries_another_seats_secret() -> None:
+    """In-process, no server: seat 0's view with seat 1's row as seat 1 sees it (its hand)
+    is refused, and the twins the check draws for seat 0 do redraw seat 1's secrets."""
+    options = {"teams": "1122"}
+    game = load_game("maiterra", seats=4, options=options)
+    state, rng, actions = game.new_initial_state(3), random.Random(1), []
+    while True:
+        seat = state.deciding_seats()[0]
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        actions.append((seat, action))
+        if state.view(1)["seats"][1].get("hand"):
+            break
+    checker = Checker(Stored(game.id, 4, options, 3, actions))
+    honest = state.view(0)
+    frame = {"type": "snapshot", "version": len(actions), "view": _json(honest), "missed": []}
+    frame |= {"legal": _legal(state, 0), "deciding": list(state.deciding_seats())}
+    checker.check(0, frame)  # the honest frame passes
+    leaky = _json(honest)
+    leaky["seats"][1] = _json(state.view(1)["seats"][1])
+    with pytest.raises(AssertionError):
+        checker.check(0, {**frame, "view": leaky})
+    hands = {json.dumps(state.resample(0, draw).view(1)["seats"][1]["hand"]) for draw in range(8)}
+    assert len(hands) > 1

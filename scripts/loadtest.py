@@ -9,9 +9,15 @@ clients send a frame of about 200 bytes and time the echo. The servers, in this 
 ``echo`` (A: bare websockets), ``fastapi`` (C: uvicorn and FastAPI validating each frame into
 a small pydantic model and answering JSON), ``meeple`` (``meeple serve``, embedded SQLite).
 
+With ``--workers N`` the server is ``meeple serve --workers N`` on a fresh PostgreSQL database
+(``meeple_load_<random>`` on 127.0.0.1:5432, dropped afterwards) and the machine's Redis
+(``redis://127.0.0.1:6379/<an empty database number>``), one bot process per worker; its CPU is
+summed over every worker process. ``--workers 1`` runs the same way, so 1, 2 and 4 compare.
+
     ./scripts/loadtest --clients 100 --seconds 20
     ./scripts/loadtest --clients 100 --rate 1   # open loop: one action a second per client
     ./scripts/loadtest --clients 200 --servers echo,fastapi,meeple
+    ./scripts/loadtest --clients 1000 --workers 2   # PostgreSQL and Redis, two workers
 
 Prints the figures as JSON (and writes them with --json): round trips a second, p50/p99, the
 cores the server (with its bot process) and the load clients kept busy during the window, and
@@ -37,8 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import httpx
 import orjson
+import redis.asyncio as redis
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +100,51 @@ before the measured window opens."""
 
 JOINING_AT_ONCE = 50
 """Clients logging in and opening their first match at the same time, before the window."""
+
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+"""The machine's PostgreSQL (trust auth), where --workers creates its database."""
+
+
+REDIS_HOST = "redis://127.0.0.1:6379"
+"""The machine's Redis, where --workers forwards frames between the workers."""
+
+
+async def create_database() -> str:
+    """A fresh PostgreSQL database for one run; its name."""
+    name = f"meeple_load_{os.urandom(6).hex()}"
+    connection = await asyncpg.connect(PG_ADMIN, timeout=10)
+    try:
+        # template0 takes no connections, so a client busy in template1 cannot block this.
+        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    finally:
+        await connection.close()
+    return name
+
+
+async def drop_database(name: str) -> None:
+    connection = await asyncpg.connect(PG_ADMIN, timeout=10)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+async def free_redis_url() -> str:
+    """The machine's Redis on a database number holding no keys (not 0, where the tests
+    run), picked at random. Pub/sub channels are one space whatever the number; the
+    server's channels are named by random match and worker ids, so runs do not meet."""
+    client = redis.Redis.from_url(REDIS_HOST)
+    try:
+        config = await client.config_get("databases")
+        count = int(config.get("databases") or 16)
+        keyspace = await client.info("keyspace")
+    finally:
+        await client.aclose()
+    empty = [n for n in range(1, count) if f"db{n}" not in keyspace]
+    if not empty:
+        raise RuntimeError(f"no empty Redis database at {REDIS_HOST}")
+    return f"{REDIS_HOST}/{random.choice(empty)}"
 
 
 def free_port() -> int:
@@ -286,14 +339,33 @@ SERVERS = ("echo", "fastapi", "meeple")
 
 
 async def run_load(args: argparse.Namespace) -> dict[str, Any]:
+    """Set up the server's stores (with --workers: PostgreSQL and Redis), run, clean up."""
+    database_url, redis_url, created = args.database_url, None, None
+    if args.workers is not None:
+        redis_url = args.redis_url or await free_redis_url()
+        if database_url is None:
+            created = await create_database()
+            database_url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{created}"
+    try:
+        return await run_servers(args, database_url, redis_url)
+    finally:
+        if created is not None:
+            await drop_database(created)
+
+
+async def run_servers(
+    args: argparse.Namespace, database_url: str | None, redis_url: str | None
+) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix="meeple-load-"))
     port, echo_port, fastapi_port = free_port(), free_port(), free_port()
     env = {**os.environ, "MEEPLE_DATA_DIR": str(data_dir)}
     command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "1"]
     if args.profile:
         command[1:3] = ["-c", PROFILED.format(out=str(args.profile))]
-    if args.database_url:
-        command += ["--database-url", args.database_url]
+    if database_url:
+        command += ["--database-url", database_url]
+    if args.workers is not None:
+        command += ["--workers", str(args.workers), "--redis-url", str(redis_url)]
     servers = [name for name in SERVERS if name in args.servers.split(",")]
     processes = {
         "meeple": subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL),
@@ -309,7 +381,9 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
             "rate": args.rate,
             "game": args.game,
             "bot": args.bot,
-            "database": args.database_url or "sqlite (embedded)",
+            "database": database_url or "sqlite (embedded)",
+            "workers": args.workers,
+            "redis": redis_url,
             "cores": os.cpu_count(),
             "load_average_before": round(load_average(), 2),
         }
@@ -359,7 +433,22 @@ def main() -> None:
     )
     parser.add_argument("--game", default="maatatahay")
     parser.add_argument("--bot", default="random")
-    parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="the server's database (with --workers: a fresh PostgreSQL one, dropped after)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="meeple serve --workers N on PostgreSQL and Redis (1 too, to compare)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="with --workers: default the machine's Redis on an empty database number",
+    )
     parser.add_argument(
         "--servers",
         default="echo,meeple",
@@ -370,6 +459,10 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers takes 1 or more")
+    if args.workers is not None and args.profile is not None:
+        parser.error("--profile runs one process: leave out --workers")
     results = asyncio.run(run_load(args))
     print(json.dumps(results, indent=2))
     if args.json is not None:

@@ -2,7 +2,7 @@
 
 A plain ``pip install .`` builds pure Python meeple, the reference; it needs no compiler and
 this file then adds nothing to pyproject.toml's configuration. With ``MEEPLE_MYPYC=1`` in the
-environment (``scripts/build-compiled``), the modules named in ``meeple.core.compiled`` are
+environment (``scripts/build-compiled``), the modules ``meeple.core.compiled`` names are
 compiled to C extensions by mypyc (which mypy ships) and a C compiler. docs/compiled.md tells
 how to build and check it.
 """
@@ -10,6 +10,7 @@ how to build and check it.
 from __future__ import annotations
 
 import ast
+import json
 import os
 from pathlib import Path
 
@@ -21,12 +22,21 @@ MYPYC_REQUIREMENT = "mypy>=2.4"
 
 
 def compiled_module_names() -> list[str]:
-    """``COMPILED_MODULES`` of src/meeple/core/compiled.py, read without importing meeple."""
+    """``CORE_MODULES`` of src/meeple/core/compiled.py and each game's ``data/compiled.json``,
+    read without importing meeple (the same lists ``meeple.core.compiled`` reads)."""
     tree = ast.parse((HERE / "src/meeple/core/compiled.py").read_text(encoding="utf-8"))
+    core: list[str] | None = None
     for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "COMPILED_MODULES":
-            return list(ast.literal_eval(node.value)) if node.value else []
-    raise SystemExit("src/meeple/core/compiled.py names no COMPILED_MODULES")
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "CORE_MODULES":
+            core = list(ast.literal_eval(node.value)) if node.value else []
+    if core is None:
+        raise SystemExit("src/meeple/core/compiled.py names no CORE_MODULES")
+    games: list[str] = []
+    for listing in sorted((HERE / "src/meeple/games").glob("*/data/compiled.json")):
+        package = listing.parent.parent.name
+        modules = json.loads(listing.read_text(encoding="utf-8"))["modules"]
+        games.extend(f"meeple.games.{package}.{module}" for module in modules)
+    return core + games
 
 
 def compiled_extensions() -> list[object]:

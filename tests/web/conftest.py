@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One real server for the browser tests, on an SQLite file of its own."""
     data = tmp_path_factory.mktemp("web")
@@ -50,13 +50,16 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+# Package scope: the driver's event loop is stopped once the browser tests are done, so a
+# test of another package run later in the same process (under pytest-xdist, in any order)
+# may still call asyncio.run.
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     if executable is None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
@@ -25,7 +24,7 @@ from meeple.games.maiterra.data import (
 from meeple.games.maiterra.lakeland import LAKE
 from meeple.games.maiterra.notation import DECODED
 from meeple.games.maiterra.resolve import side_points, side_target
-from meeple.games.maiterra.rules import HOUSES, NO_SEAT, PHASES, PLAN, Budget, MaiterraState
+from meeple.games.maiterra.rules import NO_SEAT, PHASES, PLAN, MaiterraState
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
 
@@ -112,44 +111,6 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         "discard": [CARD_NAMES[c] for c in state.discard],
         "outcome": None if outcome is None else outcome.to_json(),
     }
-
-
-def resample(new: MaiterraState, seat: Seat, seed: int) -> None:
-    """Redraw what ``seat`` cannot see: other seats' locked houses (while picking), their
-    hands and the deck order, their sealed orders (replaced by a few random legal orders,
-    so a seat that ended still hands something in), and the generator. Works in place on
-    a clone."""
-    state = new
-    rng = Rng(mix_seed(seed, seat, 0x5245))
-    others = [s for s in range(state.seats) if s != seat]
-    if state.phase == HOUSES:
-        for other in others:
-            if new.house[other] != NO_SEAT:
-                new.house[other] = rng.below(len(state.game.rules.houses))
-    pool = new.deck[:]
-    for other in others:
-        pool.extend(new.cards[other])
-    pool.sort()  # the redraw depends on which cards are unseen, never on where they lie
-    rng.shuffle(pool)
-    for other in others:
-        size = len(new.cards[other])
-        new.cards[other] = pool[:size]
-        del pool[:size]
-    new.deck = pool
-    if state.phase == PLAN:
-        for other in others:
-            queue: list[int] = []
-            new.queue[other] = queue
-            budget = Budget(new, other)  # kept up to date here, not rebuilt per order
-            for _ in range(rng.below(4)):
-                orders = new.legal_orders(other, budget)
-                orders.remove(ids.END)
-                if not orders:
-                    break
-                action = orders[rng.below(len(orders))]
-                queue.append(action)
-                new.spend(other, DECODED[action], budget)
-    new.rng = Rng(rng.next_u64())
 
 
 def describe(state: MaiterraState, seat: Seat, action: Action) -> str:

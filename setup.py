@@ -9,8 +9,7 @@ how to build and check it.
 
 from __future__ import annotations
 
-import ast
-import json
+import importlib.util
 import os
 from pathlib import Path
 
@@ -22,21 +21,17 @@ MYPYC_REQUIREMENT = "mypy>=2.4"
 
 
 def compiled_module_names() -> list[str]:
-    """``CORE_MODULES`` of src/meeple/core/compiled.py and each game's ``data/compiled.json``,
-    read without importing meeple (the same lists ``meeple.core.compiled`` reads)."""
-    tree = ast.parse((HERE / "src/meeple/core/compiled.py").read_text(encoding="utf-8"))
-    core: list[str] | None = None
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "CORE_MODULES":
-            core = list(ast.literal_eval(node.value)) if node.value else []
-    if core is None:
-        raise SystemExit("src/meeple/core/compiled.py names no CORE_MODULES")
-    games: list[str] = []
-    for listing in sorted((HERE / "src/meeple/games").glob("*/data/compiled.json")):
-        package = listing.parent.parent.name
-        modules = json.loads(listing.read_text(encoding="utf-8"))["modules"]
-        games.extend(f"meeple.games.{package}.{module}" for module in modules)
-    return core + games
+    """``meeple.core.compiled.COMPILED_MODULES``: core's list and each game's
+    ``data/compiled.json``. That module is loaded from its file alone (it imports only the
+    standard library), so the build never imports meeple and reads the lists the running
+    meeple reads."""
+    path = HERE / "src/meeple/core/compiled.py"
+    spec = importlib.util.spec_from_file_location("meeple_compiled_lists", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.COMPILED_MODULES)
 
 
 def compiled_extensions() -> list[object]:

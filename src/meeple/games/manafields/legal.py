@@ -195,11 +195,15 @@ def legal_orders(state: Position, seat: int) -> list[int]:
             if found is None:
                 found = _remember(key, slot, square, speed, local)
             out += found
-        if can_fight and not fought[slot]:
-            if adjacent:
-                fights += _fight_ids(state, slot, square, seat, card.kind == INFANTRY)
-            elif DIAG_BITS[square] & enemies and card.kind == INFANTRY and moved[slot]:
-                fights += _fight_ids(state, slot, square, seat, True)
+        if (
+            can_fight
+            and not fought[slot]
+            and (
+                adjacent or (DIAG_BITS[square] & enemies and card.kind == INFANTRY and moved[slot])
+            )
+        ):
+            base = ids.FIGHT + slot * SLOTS
+            fights += [base + target for target in state.fight_targets(slot)]
         if (
             card.range
             and not shot[slot]
@@ -245,19 +249,6 @@ def legal_orders(state: Position, seat: int) -> list[int]:
     if abilities:
         out += abilities
     return out
-
-
-def _fight_ids(state: Position, slot: int, square: int, seat: int, diagonal: bool) -> list[int]:
-    """The Fight ids of the unit in ``slot`` on ``square``: adjacent enemies, and diagonal
-    ones too for Infantry that moved this turn (``diagonal`` says whether to look there;
-    the caller checked the Infantry moved), by target slot."""
-    occ, owner = state.occ, state.owner
-    targets = [occ[n] for n in ORTH[square] if occ[n] >= 0 and owner[occ[n]] != seat]
-    if diagonal and state.moved[slot]:
-        targets += [occ[n] for n in DIAG[square] if occ[n] >= 0 and owner[occ[n]] != seat]
-    targets.sort()
-    base = ids.FIGHT + slot * SLOTS
-    return [base + target for target in targets]
 
 
 def _guarded(state: Position, hero: int) -> bool:

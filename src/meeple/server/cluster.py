@@ -197,9 +197,7 @@ class Cluster:
     async def open(self, matches: Matches) -> None:
         """Take this worker's own lock (its liveness), connect to Redis, start looking."""
         self.matches = matches
-        lease = await self.engine.connect()
-        self._lease = await lease.execution_options(isolation_level="AUTOCOMMIT")
-        await self._try_lock(worker_key(self.worker))
+        await self._open_lease()
         self._redis = aioredis.from_url(self.redis_url, decode_responses=True)
         self._pubsub = self._redis.pubsub()
         await self._pubsub.subscribe(WORKER_CHANNEL + self.worker, CLAIMED_CHANNEL)
@@ -241,6 +239,12 @@ class Cluster:
             raise RuntimeError("the cluster is not open")
         async with self._lease_lock:
             return await self._lease.execute(statement, values)
+
+    async def _open_lease(self) -> None:
+        """Connect the lease connection and take this worker's own lock on it."""
+        lease = await self.engine.connect()
+        self._lease = await lease.execution_options(isolation_level="AUTOCOMMIT")
+        await self._try_lock(worker_key(self.worker))
 
     async def _try_lock(self, key: int) -> bool:
         return bool((await self._on_lease(TRY_LOCK, {"key": key})).scalar())
@@ -326,9 +330,7 @@ class Cluster:
         if self._lease is not None:
             with contextlib.suppress(Exception):
                 await self._lease.invalidate()
-        lease = await self.engine.connect()
-        self._lease = await lease.execution_options(isolation_level="AUTOCOMMIT")
-        await self._try_lock(worker_key(self.worker))
+        await self._open_lease()
         for match_id in list(self.owned):
             if await self._try_lock(lock_key(match_id)):
                 continue

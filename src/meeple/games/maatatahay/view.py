@@ -19,16 +19,14 @@ from meeple.games.maatatahay.data import (
     RULES,
     SPACES,
     TILES_PER_SEAT,
-    space_name,
 )
-from meeple.games.maatatahay.rules import PHASES, MaatatahayState
+from meeple.games.maatatahay.rules import PHASES, SPACE_NAMES, MaatatahayState
 from meeple.games.maatatahay.scoring import relic_points
 
 TILES = RULES.tiles
 
-# The view is sent after every action, so what never changes is worked out once here: the
-# spaces' names, each tile's printed face, and its arrows at each facing.
-SPACE_NAMES = tuple(space_name(space) for space in range(SPACES))
+# The view is sent after every action, so what never changes is worked out once here: each
+# tile's printed face and its arrows at each facing (the spaces' names come from the rules).
 _TILE_JSON = tuple(tile.to_json() for tile in TILES)
 _ARROWS = tuple(
     tuple(tuple(DIRECTIONS[d] for d in tile.arrows_facing(facing)) for facing in range(4))
@@ -155,7 +153,7 @@ def describe(state: MaatatahayState, seat: Seat, action: Action) -> str:
         if state.pair is not None:
             tile = TILES[state.pair[seat]]
             name = f"{tile.name} ({tile.fangs} {'fang' if tile.fangs == 1 else 'fangs'})"
-        text = f"{who} places {name} on {space_name(space)}"
+        text = f"{who} places {name} on {SPACE_NAMES[space]}"
         if paid:
             cost = state.relic_cost(seat, space) if state.relic[space] else paid
             text += f" and buys the Temple Relic with {paid} Spirit and {cost - paid} Energy"

@@ -21,7 +21,6 @@ from meeple.games.maatatahay.data import (
     TILES_PER_SEAT,
 )
 from meeple.games.maatatahay.rules import PHASES, SPACE_NAMES, MaatatahayState
-from meeple.games.maatatahay.scoring import relic_points
 
 TILES = RULES.tiles
 
@@ -79,18 +78,6 @@ def _board(state: MaatatahayState) -> list[dict[str, Any]]:
     ]
 
 
-def _score(state: MaatatahayState, seat: Seat) -> int:
-    """``state.score_breakdown(seat)["total"]``: diamonds and Spirit crystals on the seat's
-    surviving warriors, and its relics, summed without building the breakdown."""
-    total = relic_points(state, seat)
-    tile, living, spirit = state.tile, state.living, state.spirit
-    for space in range(SPACES):
-        uid = tile[space]
-        if uid != EMPTY and living[space] and uid // TILES_PER_SEAT == seat:
-            total += TILES[uid % TILES_PER_SEAT].diamonds + spirit[space]
-    return total
-
-
 def view(state: MaatatahayState, seat: Seat | None) -> JSON:
     outcome = state.outcome()
     relic = state.relic
@@ -126,7 +113,7 @@ def view(state: MaatatahayState, seat: Seat | None) -> JSON:
         "supply": state.supply,
         "decks": [len(state.decks[0]), len(state.decks[1])],
         "free_spaces": state.free_spaces(),
-        "scores": [_score(state, 0), _score(state, 1)],
+        "scores": [state.score_breakdown(s)["total"] for s in (0, 1)],
         "options": dict(state.game.options),
         "outcome": None if outcome is None else outcome.to_json(),
     }

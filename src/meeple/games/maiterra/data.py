@@ -34,6 +34,10 @@ def cell_name(cell: int) -> str:
     return f"{FILES[col]}{row + 1}"
 
 
+CELL_NAMES = tuple(cell_name(cell) for cell in range(CELLS))
+"""Every cell's name, worked out once (views and evaluations name fields at every step)."""
+
+
 def cell_of(name: str) -> int | None:
     """The cell a name like ``c3`` names, or None."""
     if len(name) != 2 or name[0] not in FILES or name[1] not in "12345":

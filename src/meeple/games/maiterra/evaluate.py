@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.core import Seat, State
-from meeple.games.maiterra.data import NEIGHBOURS, RESOURCES, RULES, cell_name
+from meeple.games.maiterra.data import CELL_NAMES, NEIGHBOURS, RESOURCES, RULES, cell_name
 
 UNIT_WEIGHT = 0.6
 """Points a unit is worth (a soldier takes and holds a 2-point field with some help)."""
@@ -28,7 +28,6 @@ WIN_VALUE = 100.0
 ATTACK = (RULES.units[0].attack, RULES.units[1].attack)
 DEFENCE = (RULES.units[0].defence, RULES.units[1].defence)
 NEIGHBOUR_NAMES = tuple(tuple(cell_name(near) for near in row if near >= 0) for row in NEIGHBOURS)
-CELL_NAMES = tuple(cell_name(cell) for cell in range(len(NEIGHBOURS)))
 
 
 def evaluate_maiterra(state: State, seat: Seat) -> float:

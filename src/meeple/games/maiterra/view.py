@@ -16,6 +16,7 @@ from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import (
     BUILDING_NAMES,
     CARD_NAMES,
+    CELL_NAMES,
     CELLS,
     NUM_BUILDINGS,
     RESOURCES,
@@ -27,10 +28,6 @@ from meeple.games.maiterra.resolve import side_points, side_target
 from meeple.games.maiterra.rules import NO_SEAT, PHASES, PLAN, MaiterraState
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
-
-
-CELL_NAMES = tuple(cell_name(cell) for cell in range(CELLS))
-"""Every field's name, worked out once (the view is sent after every action)."""
 
 
 def _board(state: MaiterraState) -> list[dict[str, Any]]:

@@ -102,8 +102,11 @@ async def migrate_alone(engine: AsyncEngine) -> None:
 class Forwarded:
     """On the master's worker: a connection held by another worker; its frames go there."""
 
-    def __init__(self, cluster: Cluster, worker: str, connection_id: str, seat: Seat | None):
+    def __init__(
+        self, cluster: Cluster, match_id: str, worker: str, connection_id: str, seat: Seat | None
+    ):
         self._cluster = cluster
+        self.match_id = match_id
         self.worker = worker
         self.connection_id = connection_id
         self._seat = seat
@@ -360,10 +363,9 @@ class Cluster:
             if worker_key(worker) in held:
                 continue
             del self._forwarded[worker, connection_id]
-            for match_id in list(self._inboxes):
-                master = self._master(match_id)
-                if master is not None and forwarded in master.connections:
-                    master.detach(forwarded)
+            master = self._master(forwarded.match_id)
+            if master is not None and forwarded in master.connections:
+                master.detach(forwarded)
 
     async def _resend(self) -> None:
         now = time.monotonic()
@@ -448,7 +450,7 @@ class Cluster:
             if old is not None:
                 master.detach(old)
             seat = message.get("s")
-            joined = Forwarded(self, key[0], key[1], None if seat is None else int(seat))
+            joined = Forwarded(self, master.id, *key, None if seat is None else int(seat))
             self._forwarded[key] = joined
             since = message.get("since")
             if since is not None and not 0 <= since <= master.version:

@@ -214,6 +214,9 @@ def _adapter_loops() -> list[tuple[str, Loop]]:
     from meeple.adapters.pettingzoo import aec_env  # noqa: PLC0415
     from meeple.cli import adapter_bench  # noqa: PLC0415
 
+    # A game registered with meeple after the adapter was first imported is not known to
+    # pyspiel yet: register every game first.
+    spiel_adapter.register_games()
     loops = []
     for name in dict.fromkeys(info.name for info in registered()):
         game = load_game(name)

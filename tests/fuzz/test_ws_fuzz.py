@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import meeple.games  # noqa: F401
 from meeple.core import load_game
 from meeple.server.protocol import ERROR_CODES, MATCH_OVER, STORE_FAILED
-from tests.server.conftest import Client, Server, Socket
+from tests.server.conftest import Client, Server, Socket, sqlite_server
 from tests.server.test_hidden_frames import Checker, stored
 
 pytestmark = pytest.mark.slow
@@ -57,18 +57,12 @@ FUZZ = settings(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """SQLite; the per-connection flood limit out of the way (tests/server tests it)."""
-    data = tmp_path_factory.mktemp("wsfuzz")
-    running = Server(
-        f"sqlite+aiosqlite:///{data / 'meeple.db'}",
-        data,
-        env={"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
-    ).start()
-    try:
+    with sqlite_server(
+        tmp_path_factory.mktemp("wsfuzz"),
+        {"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
+        clean_log=True,
+    ) as running:
         yield running
-    finally:
-        log = (data / f"server-{running.port}.log").read_text(errors="replace")
-        running.stop()
-        assert "Traceback" not in log and "Exception in ASGI" not in log, log[-4000:]
 
 
 # -- what a session is made of ---------------------------------------------------------------

@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -297,3 +298,19 @@ def server(
         yield running
     finally:
         running.stop()
+
+
+@contextmanager
+def sqlite_server(
+    data: Path, env: dict[str, str] | None = None, *, clean_log: bool = False
+) -> Iterator[Server]:
+    """A running server on an SQLite file in ``data``, stopped afterwards; with ``clean_log``,
+    its whole log must then hold no traceback."""
+    running = Server(f"sqlite+aiosqlite:///{data / 'meeple.db'}", data, env=env or {}).start()
+    try:
+        yield running
+    finally:
+        log = (data / f"server-{running.port}.log").read_text(errors="replace")
+        running.stop()
+        if clean_log:
+            assert "Traceback" not in log and "Exception in ASGI" not in log, log[-4000:]

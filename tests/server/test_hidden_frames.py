@@ -33,7 +33,7 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import Event, State, load_game
-from tests.server.conftest import Client, Server, Socket
+from tests.server.conftest import Client, Server, Socket, sqlite_server
 
 pytestmark = pytest.mark.slow
 
@@ -75,16 +75,11 @@ class Stored:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """SQLite, whose file the test reads afterwards for the seed and the actions. The frame
     limit out of the way: a seat racing three bots resumes after every stale action."""
-    data = tmp_path_factory.mktemp("hidden")
-    running = Server(
-        f"sqlite+aiosqlite:///{data / 'meeple.db'}",
-        data,
-        env={"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
-    ).start()
-    try:
+    with sqlite_server(
+        tmp_path_factory.mktemp("hidden"),
+        {"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def stored(server: Server, match_id: str) -> Stored:

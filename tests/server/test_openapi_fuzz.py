@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from tests.server.conftest import Server
+from tests.server.conftest import Server, sqlite_server
 
 pytestmark = pytest.mark.slow
 
@@ -31,16 +31,10 @@ EXAMPLES = {GenerationMode.POSITIVE: 5, GenerationMode.NEGATIVE: 2}
 @pytest.fixture(scope="module")
 def openapi_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """SQLite; bots on a thread of the server (the routes start matches against bots)."""
-    data = tmp_path_factory.mktemp("openapi")
-    running = Server(
-        f"sqlite+aiosqlite:///{data / 'meeple.db'}", data, env={"MEEPLE_BOT_MOVE_SECONDS": "0.05"}
-    ).start()
-    try:
+    with sqlite_server(
+        tmp_path_factory.mktemp("openapi"), {"MEEPLE_BOT_MOVE_SECONDS": "0.05"}, clean_log=True
+    ) as running:
         yield running
-    finally:
-        log = (data / f"server-{running.port}.log").read_text(errors="replace")
-        running.stop()
-        assert "Traceback" not in log and "Exception in ASGI" not in log, log[-4000:]
 
 
 def _token(server: Server) -> str:

@@ -274,11 +274,11 @@ class Table:
             assert answer["code"] in REFUSALS, answer
             assert answer["version"] == before and isinstance(answer["message"], str), answer
             self.check_unchanged()
-        elif answer["type"] == "ack":
+        elif answer["type"] == "update" and answer.get("ack") is not None:
             assert not must_refuse and kind == "action" and who != "watch", (message, answer)
             assert answer["version"] == before + 1, answer
             self.accepted += 1
-            self.after_action(answer["version"])
+            self.after_action(answer["version"], sender=who)
         elif answer["type"] == "pong":
             assert kind == "ping" and not must_refuse and not must_accept, (message, answer)
         elif answer["type"] == "snapshot":
@@ -287,10 +287,14 @@ class Table:
         else:
             raise AssertionError(f"{message!r:.200} was answered {answer}")
 
-    def after_action(self, version: int) -> None:
-        """Every socket gets the update of ``version``; then each one's snapshot is noted."""
+    def after_action(self, version: int, sender: int | str) -> None:
+        """Every other socket gets the update of ``version`` (the sender had it with its
+        ack); then each one's snapshot is noted."""
         for who, socket in self.sockets.items():
+            if who == sender:
+                continue
             update = socket.until("update")
+            assert "ack" not in update, (who, update)
             assert update["version"] == version, (who, update)
         for who in self.sockets:
             self.seen[who] = self.resume(who, version)

@@ -276,6 +276,13 @@ class Socket:
             if frame["type"] == kind:
                 return frame
 
+    def until_ack(self, timeout: float = 20) -> dict[str, Any]:
+        """The update that acknowledges this socket's action (it carries ``ack``)."""
+        while True:
+            frame = self.recv(timeout)
+            if frame["type"] == "update" and frame.get("ack") is not None:
+                return frame
+
     def close(self) -> None:
         self._opening.__exit__(None, None, None)
 

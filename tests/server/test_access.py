@@ -95,7 +95,7 @@ def test_a_seat_acts_only_for_itself_and_a_spectator_not_at_all(server: Server) 
         assert _ok(host.get(f"/api/matches/{match_id}"))["version"] == 0
         # The seat that decides still can.
         decider.send({"type": "action", "action": action, "version": 0, "ref": "mine"})
-        assert decider.until("ack")["ref"] == "mine"
+        assert decider.until_ack()["ack"]["ref"] == "mine"
     # A socket may not ask for a seat its account does not hold.
     for client, seat in ((guest, 0), (host, 1), (outsider, 0)):
         with client.socket(match_id, f"?seat={seat}") as socket, pytest.raises(ConnectionClosed):

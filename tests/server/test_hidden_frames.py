@@ -110,6 +110,8 @@ def _play(client: Client, match_id: str, script: Script) -> tuple[list[Socket], 
     watcher.recv()
     version, reconnected, waiting = 0, False, False
     while True:
+        if frame.get("ack") is not None:
+            waiting = False
         if frame["type"] in ("snapshot", "update"):
             version = frame["version"]
             if not reconnected and version >= VERSIONS // 2:
@@ -125,8 +127,6 @@ def _play(client: Client, match_id: str, script: Script) -> tuple[list[Socket], 
                 choice = rng.choice(frame["legal"])["id"]
                 seat.send({"type": "action", "action": choice, "version": version})
                 waiting = True  # one action at a time: until its ack or refusal
-        elif frame["type"] == "ack":
-            waiting = False
         elif frame["type"] == "error":
             assert frame["code"] == "version/stale", frame
             seat.send({"type": "resume", "since": frame["version"]})
@@ -158,6 +158,7 @@ class Checker:
         self.hidden_information = game.info.hidden_information
         state = game.new_initial_state(match.seed)
         self.seats = match.seats
+        self.actions = list(match.actions)
         self.states: list[State] = [state.clone()]
         self.events: list[list[Event]] = [[]]
         for actor, action in match.actions:
@@ -189,6 +190,12 @@ class Checker:
                 assert list(twin.deciding_seats()) == frame["deciding"], (seat, version)
         if frame["type"] == "update":
             self.check_events(seat, version, frame["events"])
+        ack = frame.get("ack")
+        if ack is not None:  # the sender's own action, worded where it was played
+            actor, action = self.actions[version - 1]
+            assert (seat, ack["action"]["id"]) == (actor, action), (seat, version, ack)
+            worded = self.states[version - 1].action_to_string(actor, action)
+            assert ack["action"]["text"] == worded, (seat, version, ack)
         for missed in frame.get("missed", []):
             self.check_events(seat, missed["version"], missed["events"])
         self.frames_checked += 1

@@ -15,18 +15,19 @@ from tests.server.conftest import Server, Socket
 
 
 def play_out(socket: Socket, seat: int, rng: random.Random, first: dict[str, Any]) -> list[dict]:
-    """Play ``seat`` with random legal actions until the match ends; returns the acks."""
+    """Play ``seat`` with random legal actions until the match ends; returns the updates
+    that acknowledged its actions."""
     acks = []
     frame = first
     version = frame["version"]
     while frame.get("outcome") is None:
+        if frame.get("ack") is not None:
+            acks.append(frame)
         if frame["type"] in ("snapshot", "update"):
             version = frame["version"]
             if seat in frame["deciding"] and frame["legal"]:
                 choice = rng.choice(frame["legal"])
                 socket.send({"type": "action", "action": choice["id"], "version": version})
-        elif frame["type"] == "ack":
-            acks.append(frame)
         elif frame["type"] == "error":
             # A bot acted while ours was on its way: ask for the match as it stands now.
             assert frame["code"] == "version/stale", frame
@@ -118,14 +119,15 @@ def test_bad_input_gets_a_typed_error_and_changes_nothing(server: Server) -> Non
         # Nothing changed: same version, and the first legal action is still accepted.
         assert client.get(f"/api/matches/{match['id']}").json()["version"] == 0
         socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0, "ref": "a"})
-        ack = socket.until("ack")
-        assert ack["version"] == 1 and ack["ref"] == "a"
+        ack = socket.until_ack()
+        assert ack["version"] == 1 and ack["ack"]["ref"] == "a"
+        assert ack["ack"]["action"]["id"] == snap["legal"][0]["id"]
         # The spectator got the update, and of the errors only its own.
         update = watcher.until("update")
         assert update["version"] == 1
         assert [frame["type"] for frame in watcher.frames] == ["snapshot", "error", "update"]
         # After the move the old version is stale for the seat whose choices changed.
-        after = socket.until("update")
+        after = ack
         if 0 in after["deciding"]:
             _expect_error(
                 socket,
@@ -142,8 +144,7 @@ def test_a_second_connection_resumes_with_what_it_missed(server: Server) -> None
         snap = socket.recv()
         assert 1 in snap["deciding"]
         socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0})
-        socket.until("ack")
-        frame = socket.until("update")
+        frame = socket.until_ack()
         while 1 not in frame["deciding"]:
             frame = socket.until("update")
         version = frame["version"]
@@ -250,7 +251,7 @@ def test_a_match_can_be_followed_as_an_ndjson_stream(server: Server) -> None:
             first = socket.recv()
             action = first["legal"][0]["id"]
             socket.send({"type": "action", "action": action, "version": first["version"]})
-            socket.until("ack")
+            socket.until_ack()
         update = json.loads(next(line for line in lines if line.strip()))
         assert update["type"] == "update" and update["version"] == 1
         # The stream is the seat's: its view, and no ack (that went to the acting socket).
@@ -292,4 +293,4 @@ def test_a_frame_of_any_length_gets_the_typed_error_and_the_socket_stays_open(
         socket.send({"type": "ping", "ref": "still here"})
         assert socket.until("pong")["ref"] == "still here"
         socket.send({"type": "action", "action": snap["legal"][0]["id"], "version": 0})
-        assert socket.until("ack")["version"] == 1
+        assert socket.until_ack()["version"] == 1

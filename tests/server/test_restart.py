@@ -22,13 +22,15 @@ def test_a_manafields_match_resumes_after_sigkill_with_nothing_lost(server: Serv
             if frame["type"] in ("snapshot", "update") and 0 in frame["deciding"]:
                 choice = rng.choice(frame["legal"])["id"]
                 socket.send({"type": "action", "action": choice, "version": frame["version"]})
-                acked = socket.until("ack")["version"]
+                frame = socket.until_ack()
+                acked = frame["version"]
+                continue
             frame = socket.recv()
         # Kill the server the moment an action is acknowledged: it must be on disk.
         socket.send(
             {"type": "action", "action": frame["legal"][0]["id"], "version": frame["version"]}
         )
-        last = socket.until("ack")
+        last = socket.until_ack()
         server.kill()
     server.restart()
     with client.socket(match["id"], "?since=0") as socket:

@@ -281,9 +281,8 @@ def play_seat(
             continue
         waited = 0.0
         kind = frame["type"]
-        if kind == "ack":
+        if frame.get("ack") is not None:  # the update that answers this client's action
             waiting = False
-            continue
         if kind == "error":
             waiting = False
             if frame["code"] != "version/stale":

@@ -386,6 +386,8 @@ class MatchMaster:
             if seat in after.deciding_seats() and self._ends_turn(seat, action):
                 before = ()  # the seat ended its turn and decides again: a new turn
             deadline, timed = self._clock_after(after, before)
+            # The notation of the action in the position it was played in (the ack's).
+            worded = None if origin is None else self._text(seat, action)
             try:
                 await self.store.append_action(
                     self.id,
@@ -407,50 +409,66 @@ class MatchMaster:
                 self.match.status = "over"
                 self.match.outcome = outcome.to_json()
             self._advance(seat, action, events)
+            ack = None
             if origin is not None:
-                # protocol.AckOut, built as a dict and encoded once: no model on the hot path.
-                text = self._text(seat, action)
-                ack = {"type": "ack", "version": number, "action": {"id": action, "text": text}}
-                await self._send(origin, encode({**ack, "ref": ref}))
-            await self._broadcast(events)
+                # protocol.AckInfo, in the update the sender gets: one frame, not two.
+                ack = {"action": {"id": action, "text": worded}, "ref": ref}
+            await self._broadcast(events, origin, ack)
         self.wake()
         return number
 
-    async def _broadcast(self, events: list[Event]) -> None:
-        """Each connection gets its seat's view and the events its seat may see.
+    async def _broadcast(
+        self,
+        events: list[Event],
+        origin: Connection | None = None,
+        ack: dict[str, Any] | None = None,
+    ) -> None:
+        """Each connection gets its seat's view and the events its seat may see; the
+        connection that sent the action (``origin``) gets ``ack`` in its copy as well.
 
         One text per audience (a seat, or the spectators): built once, the view and JSON
-        included, and sent as it is to every connection of that audience.
+        included, and sent as it is to every connection of that audience. The sender's copy
+        is the one frame encoded apart, and its seat's shared text is encoded only when
+        another connection of that seat needs it.
         """
         connections = list(self.connections)
         if not connections:
             return
-        frames: dict[Seat | None, str] = {}
+        updates: dict[Seat | None, dict[str, Any]] = {}
         deciding = list(self.state.deciding_seats())
         outcome = self._outcome()
         deadline = self._deadline_text()
         for connection in connections:
             seat = connection.seat
-            if seat not in frames:
+            if seat not in updates:
                 view, legal = self._seat_sees(seat)
                 # protocol.UpdateOut, as a dict: the engine's output needs no validation.
-                frames[seat] = encode(
-                    {
-                        "type": "update",
-                        "version": self.version,
-                        "events": self._visible(events, seat),
-                        "view": view,
-                        "legal": legal,
-                        "deciding": deciding,
-                        "outcome": outcome,
-                        "deadline": deadline,
-                    }
-                )
+                updates[seat] = {
+                    "type": "update",
+                    "version": self.version,
+                    "events": self._visible(events, seat),
+                    "view": view,
+                    "legal": legal,
+                    "deciding": deciding,
+                    "outcome": outcome,
+                    "deadline": deadline,
+                }
+        texts: dict[Seat | None, str] = {}
+
+        def frame(connection: Connection) -> str:
+            seat = connection.seat
+            if connection is origin and ack is not None:
+                return encode({**updates[seat], "ack": ack})
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = encode(updates[seat])
+            return text
+
         if len(connections) == 1:
-            await self._send(connections[0], frames[connections[0].seat])
+            await self._send(connections[0], frame(connections[0]))
             return
         await asyncio.gather(
-            *(self._send(connection, frames[connection.seat]) for connection in connections)
+            *(self._send(connection, frame(connection)) for connection in connections)
         )
 
     async def _send(self, connection: Connection, text: str) -> None:

@@ -126,7 +126,7 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
 
 
 def encode(frame: dict[str, Any]) -> str:
-    """A frame's JSON text. The hot path (``update``, ``ack``) builds its frames as dicts
+    """A frame's JSON text. The hot path (``update``, with its ``ack``) builds its frames as dicts
     shaped like the models below from the engine's own output, which needs no validation,
     and encodes them here once per audience."""
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -148,8 +148,17 @@ class PlayerInfo(_Out):
     account: int | None = None
 
 
+class AckInfo(_Out):
+    """In the update that the sender of an accepted action receives: its own action, stored
+    (durably) and applied as the update's version, and the ``ref`` it was sent with."""
+
+    action: ActionInfo
+    ref: str | None = None
+
+
 class UpdateOut(_Out):
-    """What one accepted action changed, as the receiving seat may see it."""
+    """What one accepted action changed, as the receiving seat may see it. The connection
+    that sent the action finds ``ack`` in its copy (the acknowledgement); others find none."""
 
     type: Literal["update"] = "update"
     version: int
@@ -159,6 +168,7 @@ class UpdateOut(_Out):
     deciding: list[int]
     outcome: Any | None = None
     deadline: str | None = None
+    ack: AckInfo | None = None
 
 
 class ClockOut(_Out):
@@ -204,15 +214,6 @@ class SnapshotOut(_Out):
     ref: str | None = None
 
 
-class AckOut(_Out):
-    """The sender's action is stored (durably) and applied as ``version``."""
-
-    type: Literal["ack"] = "ack"
-    version: int
-    action: ActionInfo
-    ref: str | None = None
-
-
 class ErrorOut(_Out):
     """A refused message; nothing changed. ``version`` is the match's current version."""
 
@@ -229,6 +230,6 @@ class PongOut(_Out):
 
 
 ServerMessage = Annotated[
-    SnapshotOut | UpdateOut | AckOut | ErrorOut | PongOut | ClockOut | PresenceOut,
+    SnapshotOut | UpdateOut | ErrorOut | PongOut | ClockOut | PresenceOut,
     Field(discriminator="type"),
 ]

@@ -52,10 +52,12 @@ export class MatchSocket {
 
   receive(frame) {
     if (frame.version !== undefined && frame.type !== "error") this.version = frame.version;
-    if ((frame.type === "ack" || frame.type === "error") && frame.ref && this.pending.has(frame.ref)) {
-      const resolve = this.pending.get(frame.ref);
-      this.pending.delete(frame.ref);
-      resolve(frame.type === "ack" ? { ok: true, frame } : { ok: false, code: frame.code, message: frame.message });
+    // An accepted action is answered by the update carrying its ack; a refused one by an error.
+    const ref = frame.type === "update" ? frame.ack && frame.ack.ref : frame.type === "error" && frame.ref;
+    if (ref && this.pending.has(ref)) {
+      const resolve = this.pending.get(ref);
+      this.pending.delete(ref);
+      resolve(frame.type === "update" ? { ok: true, frame } : { ok: false, code: frame.code, message: frame.message });
     }
     this.onFrame(frame);
   }

@@ -172,6 +172,17 @@ def test_the_event_log_names_seats_and_units(page: Page) -> None:
     assert lines[5] == "random's turn (3 OP)"
     assert lines[6] == "Ana wins by a 12-point lead"
     assert all("[object Object]" not in line for line in lines)
+    # A view in the context (the match page's and the replay's logs pass the one they show)
+    # names the units, not the last view some board drew.
+    named = page.evaluate(
+        """async () => {
+          const board = await import('/static/boards/manafields.js');
+          const units = Array.from({length: 12}, (_, n) => ({name: `Unit ${n}`, slot: 'ABCDEFGHIJKL'[n]}));
+          const ctx = {players: [{seat: 0, name: 'Ana'}], seat: 0, view: {units}};
+          return board.describeEvent({kind: 'move', seat: 0, unit: 4, from: 'b2', to: 'b7', cost: 1}, ctx);
+        }"""
+    )
+    assert named == "Ana: Unit 4 (E) moves b2 → b7 (1 OP)"
 
 
 # The board module alone on the server's page, fed a real engine's view and legal actions; what

@@ -35,13 +35,14 @@ export function describe(module, event, ctx) {
   return genericLine(event, ctx);
 }
 
-// entries: [{version, events}] and [{note, kind}], oldest first.
-export function EventLog({ entries, module, players, seat, palette = SEAT_COLOURS }) {
+// entries: [{version, events}] and [{note, kind}], oldest first. view: the match's view as
+// the page shows it now, handed to describeEvent (a board may name pieces from it).
+export function EventLog({ entries, module, players, seat, view = null, palette = SEAT_COLOURS }) {
   const list = useRef(null);
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [entries.length]);
-  const ctx = { players: players || [], seat };
+  const ctx = { players: players || [], seat, view };
   const lines = [];
   entries.forEach((entry, i) => {
     if (entry.note) {

@@ -314,7 +314,7 @@ export function MatchPage({ matchId, watch }) {
         <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} palette=${palette} />
         ${hint && html`<${Hint} matchId=${matchId} seat=${seat} version=${frame.version} mode=${summary.mode} />`}
         <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} over=${!!frame.outcome} />
-        <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} palette=${palette} />
+        <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} view=${frame.view} palette=${palette} />
       </aside>
     </div>
   </section>`;

@@ -115,7 +115,7 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
   }, [analysis && analysis.seat, matchId, text]);
 
   const players = replay.players || [];
-  const ctx = { players, seat: viewSeat };
+  const ctx = { players, seat: viewSeat, view: step.view };
   const lines = module ? (step.events || []).map((e) => describe(module, e, ctx)).filter((l) => l) : [];
   const atEnd = version === last;
   const boardProps = {

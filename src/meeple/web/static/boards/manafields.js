@@ -32,8 +32,9 @@ const FLAG_WORDS = [
   ["warded", "warded (+1 Armour)"], ["blessed", "blessed (+1 To Hit)"], ["inspired", "inspired (+1 Damage)"],
 ];
 
-// The units of the latest view a board drew, so that describeEvent can name units even
-// when the shell passes no view in its context.
+// The units of the latest view a board drew: describeEvent names units from the view in its
+// context (the match page's and the replay's event logs pass theirs), and from these only
+// when a caller passes none.
 let lastUnits = null;
 
 // -- squares and distances -------------------------------------------------------------

@@ -128,7 +128,7 @@ def _act(sockets: dict[int, Socket], rng: random.Random) -> tuple[int, int, int]
             socket.send({"type": "action", "action": choice, "version": state["version"]})
             while True:
                 frame = socket.recv()
-                if frame["type"] == "ack":
+                if frame.get("ack") is not None:  # the update answering this action
                     return frame["version"], seat, choice
                 if frame["type"] == "error":
                     assert frame["code"] == "version/stale", frame
@@ -140,7 +140,11 @@ def _act(sockets: dict[int, Socket], rng: random.Random) -> tuple[int, int, int]
 
 
 def _until_version(socket: Socket, version: int) -> dict[str, Any]:
-    """The first snapshot or update at ``version`` or later (polls the socket, no sleep)."""
+    """The first snapshot or update at ``version`` or later (polls the socket, no sleep):
+    the last one received already, when it is (the update carrying an ack is read there)."""
+    state = _state(socket)
+    if state["version"] >= version:
+        return state
     while True:
         frame = socket.recv()
         if frame["type"] in ("snapshot", "update") and frame["version"] >= version:
@@ -371,3 +375,126 @@ def test_serve_workers_shares_one_port_and_refuses_without_postgres_and_redis(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+LOCK_HOLDER = (
+    "SELECT a.client_port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+    "WHERE l.locktype = 'advisory' AND l.granted "
+    "AND ((l.classid::bigint << 32) | l.objid::bigint) = $1"
+)
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = fd.readlink().name
+            if target.startswith("socket:["):
+                found.add(target[len("socket:[") : -1])
+    return found
+
+
+def _inode_of_port(port: int) -> set[str]:
+    """The inodes of this machine's TCP sockets bound to local ``port``."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                found.add(fields[9])
+    return found
+
+
+def _master_of(workers: list[Server], database: str, match_id: str) -> Server:
+    """The worker mastering a match: the one whose lease connection holds the match's lock
+    (its client port found among the worker processes' sockets). Polled: a claim may be
+    on its way."""
+    for _ in range(200):
+        rows = _rows(database, LOCK_HOLDER, lock_key(match_id))
+        if rows:
+            inodes = _inode_of_port(rows[0]["client_port"])
+            for server in workers:
+                assert server.process is not None
+                if inodes & _socket_inodes(server.process.pid):
+                    return server
+        time.sleep(0.05)
+    raise AssertionError(f"no worker masters {match_id}")
+
+
+def _ranked_status(client: Client, wanted: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for _ in range(100):
+        found = client.get("/api/ranked/queue").json()
+        if found["status"] == wanted:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"not {wanted}: {found}")
+
+
+def _play_to_the_end(sockets: dict[int, Socket], rng: random.Random) -> dict[str, Any]:
+    """Both seats act in turn until the match is over; its outcome."""
+    for _ in range(2000):
+        for socket in sockets.values():
+            _drain(socket)
+        outcome = next(iter(sockets.values()))
+        if _state(outcome)["outcome"]:
+            result: dict[str, Any] = _state(outcome)["outcome"]
+            return result
+        with contextlib.suppress(AssertionError):
+            _act(sockets, rng)
+    raise AssertionError("the match did not end")
+
+
+def test_ranked_players_on_two_workers_meet_and_their_match_is_rated_once_after_a_failover(
+    workers: list[Server], database: str
+) -> None:
+    """Two people queue on different workers and are paired (the queue is the database's);
+    the one who queued first learns it from the other worker. The worker mastering their
+    match is killed mid-match; the other takes it over, watches it and rates it once."""
+    a, b = workers
+    one, two = Client(a).guest("Queue A"), Client(b).guest("Queue B")
+    body = {"game": "maatatahay", "seats": 2}
+    assert one.post("/api/ranked/queue", json=body).json()["status"] == "queued"
+    assert two.post("/api/ranked/queue", json=body).json()["status"] == "matched"
+    mine, theirs = _ranked_status(one, "matched"), _ranked_status(two, "matched")
+    match_id = mine["match"]
+    assert theirs["match"] == match_id and {mine["seat"], theirs["seat"]} == {0, 1}
+    master = _master_of(workers, database, match_id)
+    other = b if master is a else a
+    seats = {}
+    for client, ticket in ((one, mine), (two, theirs)):
+        on_other = Client(other)
+        on_other.token = client.token
+        seats[ticket["seat"]] = on_other.socket(match_id)
+    try:
+        for socket in seats.values():
+            socket.recv()
+        rng = random.Random(7)
+        for _ in range(3):
+            _act(seats, rng)
+        master.kill()
+        assert _master_of(workers, database, match_id) is other
+        outcome = _play_to_the_end(seats, rng)
+    finally:
+        for socket in seats.values():
+            with contextlib.suppress(Exception):
+                socket.close()
+    history = "SELECT account_id, place FROM rating_history WHERE match_id = $1"
+    rows: list[asyncpg.Record] = []
+    for _ in range(100):
+        rows = _rows(database, history, match_id)
+        if len(rows) == 2:
+            break
+        time.sleep(0.1)
+    places = {row["account_id"]: row["place"] for row in rows}
+    assert one.account is not None and two.account is not None
+    winners = {int(seat) for seat in outcome["winners"]}
+    for client, ticket in ((one, mine), (two, theirs)):
+        assert client.account is not None
+        expected = 1 if not winners or ticket["seat"] in winners else 2
+        assert places[client.account["id"]] == expected
+    games = "SELECT games FROM ratings WHERE account_id = ANY($1::int[])"
+    ids = [one.account["id"], two.account["id"]]
+    assert [row["games"] for row in _rows(database, games, ids)] == [1, 1]
+    assert "Traceback" not in other.log()
+    master.restart()

@@ -193,7 +193,9 @@ class Cluster:
         self._inboxes: dict[str, _Inbox] = {}
         self._forwarded: dict[tuple[str, str], Forwarded] = {}
         self._locals: dict[str, _Local] = {}
-        self._ids: dict[int, str] = {}  # id(connection) -> its connection id
+        # Each forwarded connection's id, by the connection itself (held until it detaches,
+        # so no other connection can take its place the way a reused id() would).
+        self._ids: dict[Connection, str] = {}
 
     # -- starting and stopping ---------------------------------------------------------
 
@@ -296,7 +298,8 @@ class Cluster:
 
     async def _orphans(self, held: set[int]) -> list[str]:
         playing = (await self._on_lease(PLAYING)).scalars().all()
-        return [m for m in playing if m not in self.owned and lock_key(m) not in held]
+        skip = self.owned | (set() if self.matches is None else self.matches.broken)
+        return [m for m in playing if m not in skip and lock_key(m) not in held]
 
     async def _look(self) -> None:
         """Every ``claim_seconds``: claim the matches nobody masters, drop connections of
@@ -350,9 +353,10 @@ class Cluster:
         """A finished match needs no master: its lock goes back (each held lock takes a
         slot of PostgreSQL's shared lock table). Its connections from other workers are
         still answered while its master stays in memory here."""
+        held = set() if self.matches is None else self.matches.held
         for match_id in list(self.owned):
             master = self._master(match_id)
-            if master is not None and master.match.status == "over":
+            if master is not None and master.match.status == "over" and match_id not in held:
                 await self._unlock(match_id)
         for match_id in list(self._inboxes):
             if match_id not in self.owned and self._master(match_id) is None:
@@ -475,8 +479,8 @@ class Cluster:
     async def forward_attach(
         self, match_id: str, connection: Connection, since: int | None
     ) -> None:
-        connection_id = secrets.token_hex(8)
-        self._ids[id(connection)] = connection_id
+        connection_id = self._ids.get(connection) or secrets.token_hex(8)
+        self._ids[connection] = connection_id
         local = _Local(connection, match_id, since, time.monotonic())
         self._locals[connection_id] = local
         await self._send_attach(connection_id, local)
@@ -493,14 +497,14 @@ class Cluster:
         await self.publish(MATCH_CHANNEL + local.match_id, json.dumps(message))
 
     async def forward(self, match_id: str, connection: Connection, message: dict[str, Any]) -> None:
-        connection_id = self._ids.get(id(connection))
+        connection_id = self._ids.get(connection)
         if connection_id is None:
             return
         message.update(w=self.worker, c=connection_id)
         await self.publish(MATCH_CHANNEL + match_id, json.dumps(message))
 
     def forward_detach(self, match_id: str, connection: Connection) -> None:
-        connection_id = self._ids.pop(id(connection), None)
+        connection_id = self._ids.pop(connection, None)
         if connection_id is None:
             return
         self._locals.pop(connection_id, None)

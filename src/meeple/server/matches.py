@@ -3,6 +3,12 @@
 One :class:`MatchMaster` per match in memory, built from its stored record. On startup every
 match still being played is rebuilt by replaying its seed and actions through the engine,
 and its bots pick up where they were.
+
+With many workers a match is mastered only while this worker holds its lock: every way of
+becoming its master (beginning it, claiming it on a lookup, taking it over from a dead
+worker) goes through :meth:`Matches._master_claimed`, which lets the lock go again when the
+record does not replay (logged once per match). Whatever must follow a match wherever it is
+mastered (the ranked leaver watch) registers with :meth:`Matches.on_master`.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import Game, GameError, InvalidOptions, load_game
@@ -33,6 +39,13 @@ PLAYED = ("playing", "over")
 """The statuses of a match that has a master (a room waiting for players has none)."""
 
 
+MasterHook = Callable[[MatchMaster], Awaitable[None]]
+"""Called as this process becomes a match's master, once the master has started."""
+LostHook = Callable[[str], None]
+"""Called as this process stops mastering a match still being played (another worker
+claimed it, or the server closes)."""
+
+
 def new_match_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -53,6 +66,29 @@ class Matches:
         self.cluster = cluster
         self._masters: dict[str, MatchMaster] = {}
         self._loading = asyncio.Lock()
+        self._gained: list[MasterHook] = []
+        self._lost: list[LostHook] = []
+        self.broken: set[str] = set()
+        """Matches whose stored record does not replay: logged once, claimed no more."""
+        self.held: set[str] = set()
+        """Finished matches whose lock is kept a while longer (their rating is not stored
+        yet): see :meth:`hold`."""
+
+    def on_master(self, gained: MasterHook, lost: LostHook) -> None:
+        """Follow every match this process masters: ``gained`` as it becomes the master (on
+        startup, as it begins, as it is claimed on a lookup or taken over from a worker that
+        died), ``lost`` as it stops mastering one still being played. A stand-in forwarding
+        to another worker's master is never passed."""
+        self._gained.append(gained)
+        self._lost.append(lost)
+
+    def hold(self, match_id: str) -> None:
+        """Keep a finished match's lock until :meth:`let_go`: no other worker takes it up
+        (to rate it) while this one is still storing what its end settled."""
+        self.held.add(match_id)
+
+    def let_go(self, match_id: str) -> None:
+        self.held.discard(match_id)
 
     def _master(self, match: StoredMatch, kind: type[MatchMaster] = MatchMaster) -> MatchMaster:
         return kind.rebuild(
@@ -79,15 +115,7 @@ class Matches:
             await self.cluster.open(self)
             return 0
         for match in await self.store.playing_matches():
-            try:
-                master = self._master(match)
-            except GameError:
-                # A record the engine no longer replays (rules changed without a new game
-                # version) must not keep the server from starting: leave it out, loudly.
-                log.exception("match %s does not replay; it is left out", match.id)
-                continue
-            self._masters[match.id] = master
-            await master.start()
+            await self._master_claimed(match)
         return len(self._masters)
 
     async def get(self, match_id: str) -> MatchMaster | None:
@@ -108,12 +136,39 @@ class Matches:
                     return None
                 if self.cluster is not None and match.status == "playing":
                     return await self._claim_or_forward(match)
-                try:
-                    master = self._master(match)
-                except GameError:
-                    log.exception("match %s does not replay", match_id)
+                master = self._replayed(match)
+                if master is None:
                     return None
                 self._masters[match_id] = master
+        return master
+
+    def _replayed(
+        self, match: StoredMatch, kind: type[MatchMaster] = MatchMaster
+    ) -> MatchMaster | None:
+        """The match rebuilt from its record, or None when the engine does not replay it
+        (rules changed without a new game version): logged the first time only."""
+        try:
+            return self._master(match, kind)
+        except GameError:
+            if match.id not in self.broken:
+                self.broken.add(match.id)
+                log.exception("match %s does not replay; it is left out", match.id)
+            return None
+
+    async def _master_claimed(self, match: StoredMatch) -> MatchMaster | None:
+        """Master a match being played whose lock this worker holds (with one process, any):
+        rebuilt from its stored actions, started, announced. The one way to become a master:
+        a record that does not replay lets the lock go again, so a match is never mastered
+        without its lock nor locked without a master."""
+        master = self._replayed(match)
+        if master is None:
+            if self.cluster is not None:
+                await self.cluster.release(match.id)
+            return None
+        stale = self._masters.pop(match.id, None)
+        if stale is not None and stale is not master:
+            await stale.close()
+        await self._own(master)
         return master
 
     async def _claim_or_forward(self, match: StoredMatch) -> MatchMaster | None:
@@ -123,30 +178,32 @@ class Matches:
 
         if self.cluster is None:
             return None
-        claimed = await self.cluster.claim(match.id)
-        try:
-            master = self._master(match, MatchMaster if claimed else StandIn)
-        except GameError:
-            log.exception("match %s does not replay", match.id)
-            if claimed:
-                await self.cluster.release(match.id)
+        if await self.cluster.claim(match.id):
+            return await self._master_claimed(match)
+        stand_in = self._replayed(match, StandIn)
+        if not isinstance(stand_in, StandIn):
             return None
-        if isinstance(master, StandIn):
-            return master.forwarded(self.cluster)
-        await self._own(master)
-        return master
+        return stand_in.forwarded(self.cluster)
 
     async def _own(self, master: MatchMaster) -> None:
-        """Keep, start and (with many workers) announce a master this worker holds."""
+        """Keep, start and (with many workers) announce a master this worker holds; then
+        tell whoever follows the matches mastered here."""
         self._masters[master.id] = master
         await master.start()
         if self.cluster is not None:
             await self.cluster.mastered(master)
+        for gained in self._gained:
+            try:
+                await gained(master)
+            except Exception:  # one follower failing must not undo the mastering
+                log.exception("match %s: following its new master failed", master.id)
 
     async def lose(self, match_id: str) -> None:
         """Stop mastering a match another worker has claimed (this one lost its lease)."""
         master = self._masters.pop(match_id, None)
         if master is not None:
+            for lost in self._lost:
+                lost(match_id)
             await master.close()
 
     def mastered(self, match_id: str) -> MatchMaster | None:
@@ -162,13 +219,7 @@ class Matches:
                 if self.cluster is not None:
                     await self.cluster.release(match_id)
                 return
-            self._masters.pop(match_id, None)
-            try:
-                master = self._master(match)
-            except GameError:
-                log.exception("match %s does not replay; it is left out", match_id)
-                return
-            await self._own(master)
+            await self._master_claimed(match)
 
     def _forget_finished(self) -> None:
         if len(self._masters) < FORGET_ABOVE:
@@ -241,14 +292,22 @@ class Matches:
         return master
 
     async def begin(self, match: StoredMatch) -> MatchMaster:
-        """Start playing a room whose seats are all taken (stored as ``playing``)."""
-        if self.cluster is not None and not await self.cluster.claim(match.id):
-            # Another worker found it playing first and masters it.
-            claimed = await self._claim_or_forward(match)
-            if claimed is not None:
-                return claimed
-        master = self._master(match)
-        await self._own(master)
+        """Start playing a room whose seats are all taken (stored as ``playing``): mastered
+        here, or (another worker found it playing first and claimed it) a stand-in.
+
+        Raises:
+            GameError: the match does not replay (its game or options are refused).
+        """
+        async with self._loading:
+            master = self._masters.get(match.id)  # claimed here already, as it was stored
+            if master is None:
+                if self.cluster is not None:
+                    master = await self._claim_or_forward(match)
+                else:
+                    master = await self._master_claimed(match)
+        if master is None:
+            self._master(match)  # raises the engine's refusal
+            raise InvalidOptions(f"match {match.id} cannot be played")
         return master
 
     def forget(self, match_id: str) -> None:

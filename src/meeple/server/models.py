@@ -201,3 +201,25 @@ class RankedLeaver(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     left_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class RankedTicket(Base):
+    """One account's place in the ranked queue, and then what became of it: ``queued``,
+    ``matched`` (the match and seat) or ``timeout``. Held in the database so that every
+    worker pairs from one queue and answers anyone about it, whichever worker they ask."""
+
+    __tablename__ = "ranked_tickets"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    game_id: Mapped[str] = mapped_column(String(40))
+    seats: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the table, factions left out
+    faction: Mapped[str | None] = mapped_column(String(20))  # queued with; matched: played
+    mu: Mapped[float] = mapped_column(Float)
+    wait: Mapped[float] = mapped_column(Float)  # seconds before a queued ticket times out
+    joined: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    match_id: Mapped[str | None] = mapped_column(String(24))
+    seat: Mapped[int | None] = mapped_column(Integer)

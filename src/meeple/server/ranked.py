@@ -9,11 +9,16 @@ each person queues with the faction they will play, or none to have one drawn; t
 drawn when the match forms and each seat's faction option set to its player's faction. People
 of different factions meet; the other options must be the same.
 
-The queue lives in memory: a ticket waits until enough people of near rating are queued
-for the same game, seat count and options. Two tickets fit when their ratings (mu) lie
-within both their ranges; a range starts at :data:`BASE_RANGE` and widens by
-:data:`WIDEN_PER_SECOND` for every second waited. A ticket not matched within its ``wait``
-seconds times out.
+The queue lives in the database (``ranked_tickets``), so that every worker of a server pairs
+from one queue and anyone asking any worker learns where they stand: a ticket waits until
+enough people of near rating are queued for the same game, seat count and options. Two
+tickets fit when their ratings (mu) lie within both their ranges; a range starts at
+:data:`BASE_RANGE` and widens by :data:`WIDEN_PER_SECOND` for every second waited. A
+ticket not matched within its ``wait`` seconds times out. Pairing takes the queued tickets
+with ``FOR UPDATE SKIP LOCKED`` (on PostgreSQL; one process on SQLite pairs under its own
+lock): two workers pairing at once never put one ticket in two matches, and neither waits
+for the other. A formed match and its tickets marked ``matched`` are stored in one
+transaction.
 
 A ranked match is rated when it ends: OpenSkill's Plackett-Luce model, the winners first,
 the others by score when the game counts points (equal places tie), everyone tied in a
@@ -28,6 +33,12 @@ them one again. Coming back after the end changes nothing. Leavers are stored
 (``ranked_leavers``) as the bot takes a seat over and dropped as its player comes back, so a
 server restart forgets none: a match is rated from the stored leavers, also one that ended
 while the server was down (rated on the next queue, leaderboard or ratings request).
+
+With many workers, the worker mastering a ranked match watches it (it follows every match
+it becomes the master of: :meth:`Matches.on_master`) and rates it when it ends, keeping the
+match's lock until it is rated; a match whose worker died before rating it is rated by the
+next worker to settle, under that same lock. A match is rated once: its rating and the check
+that it has none are one transaction.
 """
 
 from __future__ import annotations
@@ -36,8 +47,8 @@ import asyncio
 import json
 import logging
 import secrets
-import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -47,7 +58,15 @@ from meeple.core import Seat, game_class, load_game, registered
 from meeple.core.record import MAX_SEED
 from meeple.server.master import MatchMaster
 from meeple.server.matches import Matches, new_match_id
-from meeple.server.models import Account, Match, MatchSeat, Rating, RatingChange, utcnow
+from meeple.server.models import (
+    Account,
+    Match,
+    MatchSeat,
+    RankedTicket,
+    Rating,
+    RatingChange,
+    utcnow,
+)
 from meeple.server.modes import MODES, check_table
 from meeple.server.repository import AccountRow, SqlMatchStore
 from meeple.server.store import SeatHolder, StoredMatch
@@ -94,17 +113,52 @@ class Ticket:
     wait: float
     faction: str | None = None
     """The faction this account plays (games whose seats each play one); None: drawn."""
-    joined: float = field(default_factory=time.monotonic)
+    joined: datetime = field(default_factory=utcnow)
 
     @property
     def key(self) -> tuple[str, int, str]:
         return (self.game, self.seats, json.dumps(self.options, sort_keys=True))
 
-    def waited(self, now: float) -> float:
-        return now - self.joined
+    def waited(self, now: datetime) -> float:
+        return (now - self.joined).total_seconds()
 
-    def range(self, now: float) -> float:
+    def range(self, now: datetime) -> float:
         return BASE_RANGE + WIDEN_PER_SECOND * self.waited(now)
+
+    @classmethod
+    def of(cls, row: RankedTicket, account: Account) -> Ticket:
+        return cls(
+            AccountRow(account.id, account.name, account.display_name, account.kind),
+            row.game_id,
+            row.seats,
+            dict(row.options),
+            row.mu,
+            row.wait,
+            row.faction,
+            row.joined,
+        )
+
+
+def pairings(tickets: list[Ticket], now: datetime) -> list[list[Ticket]]:
+    """The groups the queue forms now, each as many tickets as seats: tickets of one game,
+    seat count and options sorted by rating, a window of them taken when its spread of
+    ratings lies within every member's range."""
+    groups: dict[tuple[str, int, str], list[Ticket]] = {}
+    for ticket in tickets:
+        groups.setdefault(ticket.key, []).append(ticket)
+    formed: list[list[Ticket]] = []
+    for group in groups.values():
+        group.sort(key=lambda t: (t.mu, t.joined))
+        need, start = group[0].seats, 0
+        while start + need <= len(group):
+            window = group[start : start + need]
+            spread = window[-1].mu - window[0].mu
+            if all(spread <= t.range(now) for t in window):
+                formed.append(window)
+                del group[start : start + need]
+            else:
+                start += 1
+    return formed
 
 
 def faction_choices(game_id: str, seats: int) -> tuple[str, ...] | None:
@@ -208,26 +262,24 @@ class Ranked:
         self.matches = matches
         self._lock = asyncio.Lock()
         self._rating = asyncio.Lock()
-        self._queue: dict[int, Ticket] = {}
-        self._ended: dict[int, dict[str, Any]] = {}
         self._watching: dict[str, asyncio.Task[None]] = {}
+        # Every ranked match mastered here, from startup on, and only those: a worker that
+        # forwards to another's master neither watches nor rates.
+        matches.on_master(self._follow, self._unfollow)
 
-    async def start(self) -> int:
-        """Watch the leavers of every ranked match being played (rebuilt on startup), their
-        stored leavers kept; returns how many."""
-        async with self.sessions() as session:
-            found = (
-                await session.scalars(
-                    select(Match.id).where(Match.mode == "ranked", Match.status == "playing")
-                )
-            ).all()
-        watched = 0
-        for match_id in found:
-            master = await self.matches.get(match_id)
-            if master is not None and match_id not in self._watching:
-                await self._watch(master, await self.store.ranked_leavers(match_id))
-                watched += 1
-        return watched
+    async def _follow(self, master: MatchMaster) -> None:
+        """A match mastered here from now on (rebuilt on startup, begun, claimed, taken over
+        from a worker that died): a ranked one is watched, its stored leavers kept."""
+        if master.match.mode != "ranked" or master.over or master.id in self._watching:
+            return
+        await self._watch(master, await self.store.ranked_leavers(master.id))
+
+    def _unfollow(self, match_id: str) -> None:
+        """Another worker masters the match now: it watches and rates it."""
+        task = self._watching.pop(match_id, None)
+        if task is not None:
+            task.cancel()
+        self.matches.let_go(match_id)
 
     def close(self) -> None:
         for task in self._watching.values():
@@ -284,65 +336,117 @@ class Ranked:
         elif faction is not None:
             raise RankedError(422, "ranked/bad_faction", f"{game_id}'s seats play no faction")
         mu = (await self._rating_of(account.id, game_id, seats))[0]
-        ticket = Ticket(account, game_id, seats, table, mu, min(max(wait, 1.0), MAX_WAIT), faction)
         async with self._lock:
-            self._ended.pop(account.id, None)
-            self._queue[account.id] = ticket
+            async with self.sessions() as session, session.begin():
+                row = await session.get(RankedTicket, account.id, with_for_update=True)
+                if row is None:
+                    row = RankedTicket(account_id=account.id)
+                    session.add(row)
+                # Queueing again replaces the ticket, and forgets how the last one ended.
+                row.status, row.game_id, row.seats, row.options = "queued", game_id, seats, table
+                row.faction, row.mu, row.wait = faction, mu, min(max(wait, 1.0), MAX_WAIT)
+                row.joined, row.match_id, row.seat = utcnow(), None, None
             await self._pair()
         return await self.status(account)
 
     async def leave(self, account: AccountRow) -> bool:
-        async with self._lock:
-            self._ended.pop(account.id, None)
-            return self._queue.pop(account.id, None) is not None
+        """Leave the queue (and forget how a ticket ended); whether one was queued."""
+        async with self._lock, self.sessions() as session, session.begin():
+            row = await session.get(RankedTicket, account.id, with_for_update=True)
+            if row is None:
+                return False
+            await session.delete(row)
+            return row.status == "queued"
 
     async def status(self, account: AccountRow) -> dict[str, Any]:
         """Where the caller stands: ``none``, ``queued``, ``matched`` or ``timeout``."""
         async with self._lock:
             await self._pair()
-            ticket = self._queue.get(account.id)
-            if ticket is not None:
-                now = time.monotonic()
+        async with self.sessions() as session:
+            row = await session.get(RankedTicket, account.id)
+            if row is None:
+                return {"status": "none"}
+            if row.status == "matched":
                 return {
-                    "status": "queued",
-                    "bot": ticket.account.is_bot,
-                    "game": ticket.game,
-                    "seats": ticket.seats,
-                    "options": ticket.options,
-                    "faction": ticket.faction,
-                    "waited": round(ticket.waited(now), 2),
-                    "range": round(ticket.range(now), 2),
-                    "queued": sum(1 for t in self._queue.values() if t.key == ticket.key),
+                    "status": "matched",
+                    "game": row.game_id,
+                    "seats": row.seats,
+                    "match": row.match_id,
+                    "seat": row.seat,
+                    "faction": row.faction,
+                    "socket": f"/ws/matches/{row.match_id}",
                 }
-            return self._ended.get(account.id, {"status": "none"})
+            if row.status != "queued":
+                return {"status": row.status, "game": row.game_id, "seats": row.seats}
+            alike = (
+                await session.scalars(
+                    select(RankedTicket.options).where(
+                        RankedTicket.status == "queued",
+                        RankedTicket.game_id == row.game_id,
+                        RankedTicket.seats == row.seats,
+                    )
+                )
+            ).all()
+        ticket = Ticket(account, row.game_id, row.seats, dict(row.options), row.mu, row.wait)
+        ticket.faction, ticket.joined = row.faction, row.joined
+        now = utcnow()
+        return {
+            "status": "queued",
+            "bot": account.is_bot,
+            "game": row.game_id,
+            "seats": row.seats,
+            "options": ticket.options,
+            "faction": row.faction,
+            "waited": round(ticket.waited(now), 2),
+            "range": round(ticket.range(now), 2),
+            "queued": sum(1 for options in alike if options == ticket.options),
+        }
 
     async def _pair(self) -> None:
-        """Time out old tickets, then form every match the queue allows (under the lock)."""
-        now = time.monotonic()
-        for account_id, ticket in list(self._queue.items()):
-            if ticket.waited(now) > ticket.wait:
-                del self._queue[account_id]
-                self._ended[account_id] = {
-                    "status": "timeout",
-                    "game": ticket.game,
-                    "seats": ticket.seats,
-                }
-        groups: dict[tuple[str, int, str], list[Ticket]] = {}
-        for ticket in self._queue.values():
-            groups.setdefault(ticket.key, []).append(ticket)
-        for tickets in groups.values():
-            tickets.sort(key=lambda t: t.mu)
-            need, start = tickets[0].seats, 0
-            while start + need <= len(tickets):
-                window = tickets[start : start + need]
-                spread = window[-1].mu - window[0].mu
-                if all(spread <= t.range(now) for t in window):
-                    await self._form(window)
-                    del tickets[start : start + len(window)]
-                else:
-                    start += 1
+        """Time out old tickets, then form every match the queue allows (under the lock).
 
-    async def _form(self, tickets: list[Ticket]) -> None:
+        The queued tickets are taken ``FOR UPDATE SKIP LOCKED``: those another worker is
+        pairing right now are left to it. The matches formed and the tickets marked
+        ``matched`` are committed together, then each match begins here."""
+        now = utcnow()
+        formed: list[StoredMatch] = []
+        async with self.sessions() as session, session.begin():
+            found = (
+                await session.execute(
+                    select(RankedTicket, Account)
+                    .join(Account, Account.id == RankedTicket.account_id)
+                    .where(RankedTicket.status == "queued")
+                    .order_by(RankedTicket.joined, RankedTicket.account_id)
+                    .with_for_update(of=RankedTicket, skip_locked=True)
+                )
+            ).all()
+            rows: dict[int, RankedTicket] = {}
+            tickets: list[Ticket] = []
+            for row, account in found:
+                ticket = Ticket.of(row, account)
+                if ticket.waited(now) > ticket.wait:
+                    row.status = "timeout"
+                    continue
+                rows[row.account_id] = row
+                tickets.append(ticket)
+            for window in pairings(tickets, now):
+                match = self._form(window)
+                await SqlMatchStore.add_match(session, match)
+                for holder in match.holders:
+                    assert holder.account_id is not None
+                    row = rows[holder.account_id]
+                    row.status, row.match_id, row.seat = "matched", match.id, holder.seat
+                    row.faction = match.options.get(f"faction{holder.seat}")
+                formed.append(match)
+        for match in formed:
+            try:
+                await self.matches.begin(match)
+            except Exception:  # stored as playing: a worker claims it, a restart rebuilds it
+                log.exception("ranked match %s did not begin", match.id)
+
+    @staticmethod
+    def _form(tickets: list[Ticket]) -> StoredMatch:
+        """The match a group of tickets forms: seats drawn, each seat's faction set."""
         first = tickets[0]
         order = list(tickets)
         draw = secrets.SystemRandom()
@@ -356,7 +460,7 @@ class Ranked:
             SeatHolder(seat, t.account.display_name, account_id=t.account.id, ready=True)
             for seat, t in enumerate(order)
         ]
-        match = StoredMatch(
+        return StoredMatch(
             id=new_match_id(),
             game_id=load_game(first.game, seats=first.seats, options=options).id,
             seats=first.seats,
@@ -367,24 +471,12 @@ class Ranked:
             status="playing",
             turn_seconds=TIMER,
         )
-        await self.store.create_match(match)
-        master = await self.matches.begin(match)
-        await self._watch(master, set())
-        for seat, ticket in enumerate(order):
-            del self._queue[ticket.account.id]
-            self._ended[ticket.account.id] = {
-                "status": "matched",
-                "game": ticket.game,
-                "seats": ticket.seats,
-                "match": match.id,
-                "seat": seat,
-                "faction": options.get(f"faction{seat}") if factions is not None else None,
-                "socket": f"/ws/matches/{match.id}",
-            }
 
     async def _watch(self, master: MatchMaster, leavers: set[Seat]) -> None:
-        """Keep the match's leavers stored while it is played, and rate it when it ends."""
+        """Keep the match's leavers stored while it is played, and rate it when it ends
+        (its lock kept until then)."""
         watch = LeaverWatch(master, leavers)
+        self.matches.hold(master.id)
         self._watching[master.id] = asyncio.get_running_loop().create_task(
             self._keep_leavers(watch)
         )
@@ -408,6 +500,8 @@ class Ranked:
             await self.settle()
         except Exception:  # the next queue, leaderboard or ratings request rates it
             log.exception("rating ranked match %s failed", match_id)
+        finally:
+            self.matches.let_go(match_id)
 
     # -- ratings -----------------------------------------------------------------------
 
@@ -418,7 +512,8 @@ class Ranked:
 
     async def settle(self) -> int:
         """Rate every finished ranked match not rated yet, but those whose leavers are still
-        being stored (their watch rates them next); returns how many."""
+        being stored (their watch rates them next, here or on the worker mastering them);
+        returns how many."""
         async with self._rating:
             async with self.sessions() as session:
                 rated = select(RatingChange.match_id).distinct()
@@ -430,17 +525,36 @@ class Ranked:
                         .order_by(Match.updated_at, Match.id)
                     )
                 ).all()
-            found = [match_id for match_id in found if match_id not in self._watching]
+            count = 0
             for match_id in found:
-                await self._rate(match_id, await self.store.ranked_leavers(match_id))
-            return len(found)
+                if match_id not in self._watching and await self._rate_once(match_id):
+                    count += 1
+            return count
 
-    async def _rate(self, match_id: str, leavers: set[Seat]) -> None:
+    async def _rate_once(self, match_id: str) -> bool:
+        """Rate a finished match, unless another worker's master still holds its lock (it
+        rates the match itself); whether it was rated now."""
+        cluster = self.matches.cluster
+        if cluster is None or self.matches.mastered(match_id) is not None:
+            return await self._rate(match_id, await self.store.ranked_leavers(match_id))
+        if not await cluster.claim(match_id):
+            return False
+        try:
+            return await self._rate(match_id, await self.store.ranked_leavers(match_id))
+        finally:
+            await cluster.release(match_id)
+
+    async def _rate(self, match_id: str, leavers: set[Seat]) -> bool:
+        """Rate the match from its outcome and leavers; False when it was rated already
+        (checked in the same transaction) or there is nobody to rate."""
         model = _model()
         async with self.sessions() as session, session.begin():
             match = await session.get(Match, match_id)
             if match is None:
-                return
+                return False
+            done = select(RatingChange.match_id).where(RatingChange.match_id == match_id)
+            if await session.scalar(done.limit(1)) is not None:
+                return False
             seats = (
                 await session.scalars(
                     select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
@@ -456,7 +570,7 @@ class Ranked:
             places = [distinct.index(place) + 1 for place in places]
             rated = [(s, places[s.seat]) for s in seats if s.account_id is not None]
             if len({s.account_id for s, _ in rated}) < 2:
-                return
+                return False
             rows: list[Rating] = []
             for holder, _ in rated:
                 row = await session.get(Rating, (holder.account_id, game_id, match.seats))
@@ -495,6 +609,7 @@ class Ranked:
                 row.games += 1
                 row.provisional = row.games < PROVISIONAL_GAMES
                 row.updated_at = now
+        return True
 
     async def leaderboard(self, game_id: str, seats: int, limit: int = 100) -> list[dict[str, Any]]:
         """Established ratings first, each group by ordinal (mu - 3 sigma), best first."""

@@ -389,27 +389,33 @@ class SqlMatchStore:
             await self._sqlite.create_match(match)
             return
         async with self._sessions() as session, session.begin():
-            session.add(
-                Match(
-                    id=match.id,
-                    game_id=match.game_id,
-                    seats=match.seats,
-                    options=dict(match.options),
-                    seed=match.seed,
-                    mode=match.mode,
-                    status=match.status,
-                    version=len(match.actions),
-                    outcome=match.outcome,
-                    created_by=match.created_by,
-                    code=match.code,
-                    public=match.public,
-                    turn_seconds=match.turn_seconds,
-                    deadline=match.deadline,
-                )
+            await self.add_match(session, match)
+
+    @classmethod
+    async def add_match(cls, session: AsyncSession, match: StoredMatch) -> None:
+        """Add a new match and its seats in the caller's transaction (stored with whatever
+        else it commits: the ranked queue's tickets of a match it forms)."""
+        session.add(
+            Match(
+                id=match.id,
+                game_id=match.game_id,
+                seats=match.seats,
+                options=dict(match.options),
+                seed=match.seed,
+                mode=match.mode,
+                status=match.status,
+                version=len(match.actions),
+                outcome=match.outcome,
+                created_by=match.created_by,
+                code=match.code,
+                public=match.public,
+                turn_seconds=match.turn_seconds,
+                deadline=match.deadline,
             )
-            # Seats refer to the match: flush it first (no ORM relationship orders them).
-            await session.flush()
-            self._add_seats(session, match)
+        )
+        # Seats refer to the match: flush it first (no ORM relationship orders them).
+        await session.flush()
+        cls._add_seats(session, match)
 
     @staticmethod
     def _add_seats(session: AsyncSession, match: StoredMatch) -> None:

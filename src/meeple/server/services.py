@@ -70,13 +70,12 @@ class Services:
             cluster = Cluster(engine, settings.redis_url, settings.claim_seconds)
         matches = Matches(store, bots, settings, cluster)
         rooms = Rooms(store, matches)
-        ranked = Ranked(factory, store, matches)
+        ranked = Ranked(factory, store, matches)  # follows the ranked matches mastered here
         daily = Daily(factory, matches)
         services = cls(
             settings, engine, factory, Accounts(factory), store, bots, matches, rooms, ranked, daily
         )
         await matches.start()
-        await ranked.start()  # the leavers of ranked matches still being played
         _steady_collector()
         return services
 

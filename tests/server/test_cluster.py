@@ -498,3 +498,27 @@ def test_ranked_players_on_two_workers_meet_and_their_match_is_rated_once_after_
     assert [row["games"] for row in _rows(database, games, ids)] == [1, 1]
     assert "Traceback" not in other.log()
     master.restart()
+
+
+def test_a_room_changed_on_one_worker_reaches_its_watchers_on_the_other(
+    workers: list[Server],
+) -> None:
+    """A room's watcher on worker b hears every change made through worker a: a seat taken,
+    ready, bots seated, the match started."""
+    a, b = workers
+    host, guest = Client(a).guest("Room Host"), Client(a).guest("Room Guest")
+    room = host.post("/api/rooms", json={"game": "maiterra", "seats": 3, "timer": 60}).json()
+    watcher = Client(b)
+    watcher.token = guest.token
+    with watcher.socket(room["id"], path="rooms") as watching:
+        assert watching.recv()["status"] == "waiting"
+        assert guest.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+        assert guest.account is not None
+        assert watching.recv()["players"][1]["account"] == guest.account["id"]
+        assert guest.post(f"/api/rooms/{room['id']}/ready", json={}).status_code == 200
+        assert watching.recv()["players"][1]["ready"] is True
+        assert host.post(f"/api/rooms/{room['id']}/bots", json={}).status_code == 200
+        assert watching.recv()["players"][2]["bot"] == "heuristic"
+        assert host.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        started = watching.recv()
+        assert started["status"] == "playing" and started["socket"] == f"/ws/matches/{room['id']}"

@@ -17,6 +17,8 @@ match for reading, whose connections are forwarded over Redis pub/sub. Channels:
 - ``meeple:worker:<worker>``: the master's outgoing frames for that worker's connections,
   each ``<connection id> <frame>``.
 - ``meeple:claimed``: a worker claimed a match; those with connections to it send them again.
+- ``meeple:room``: a room changed on a worker, ``<worker> <room id>``; the others tell its
+  watchers, read afresh from the database.
 
 Pub/sub keeps nothing: what the database holds is the truth, and a connection whose master
 changed gets a fresh snapshot from the new one.
@@ -32,7 +34,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +55,7 @@ log = logging.getLogger(__name__)
 MATCH_CHANNEL = "meeple:match:"
 WORKER_CHANNEL = "meeple:worker:"
 CLAIMED_CHANNEL = "meeple:claimed"
+ROOM_CHANNEL = "meeple:room"
 RESEND_AFTER = 2.0
 """Seconds a forwarded connection waits for its first frame before it is sent again."""
 
@@ -196,6 +199,7 @@ class Cluster:
         # Each forwarded connection's id, by the connection itself (held until it detaches,
         # so no other connection can take its place the way a reused id() would).
         self._ids: dict[Connection, str] = {}
+        self._room_changed: Callable[[str], Coroutine[Any, Any, None]] | None = None
 
     # -- starting and stopping ---------------------------------------------------------
 
@@ -205,7 +209,7 @@ class Cluster:
         await self._open_lease()
         self._redis = aioredis.from_url(self.redis_url, decode_responses=True)
         self._pubsub = self._redis.pubsub()
-        await self._pubsub.subscribe(WORKER_CHANNEL + self.worker, CLAIMED_CHANNEL)
+        await self._pubsub.subscribe(WORKER_CHANNEL + self.worker, CLAIMED_CHANNEL, ROOM_CHANNEL)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._loop = asyncio.get_running_loop().create_task(self._look())
 
@@ -379,6 +383,14 @@ class Cluster:
 
     # -- Redis -------------------------------------------------------------------------
 
+    def on_room(self, changed: Callable[[str], Coroutine[Any, Any, None]]) -> None:
+        """Call ``changed(room_id)`` when another worker changed a room."""
+        self._room_changed = changed
+
+    async def room_changed(self, room_id: str) -> None:
+        """Tell the other workers a room changed here (its watchers there are told)."""
+        await self.publish(ROOM_CHANNEL, f"{self.worker} {room_id}")
+
     async def publish(self, channel: str, message: str) -> None:
         if self._redis is None:
             raise RuntimeError("the cluster is not open")
@@ -414,6 +426,10 @@ class Cluster:
             inbox = self._inboxes.get(channel.removeprefix(MATCH_CHANNEL))
             if inbox is not None:
                 inbox.queue.put_nowait(json.loads(data))
+        elif channel == ROOM_CHANNEL:
+            worker, _, room_id = data.partition(" ")
+            if worker != self.worker and self._room_changed is not None:
+                self._spawn(self._room_changed(room_id))
         elif channel == CLAIMED_CHANNEL:
             for connection_id, local in list(self._locals.items()):
                 if local.match_id == data:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from dataclasses import replace
 from typing import Any, Protocol
@@ -30,6 +31,8 @@ ROOM_MODES = ("custom", "lan", "days")
 """The tables a host opens as a room: live online, on the Wi-Fi, or a match over days."""
 """The turn timers a room may have, in seconds (None: off): "A Wi-Fi or live online table
 starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
+
+log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -94,7 +97,11 @@ def room_json(room: StoredMatch, viewer: AccountRow | None = None) -> dict[str, 
 
 
 class Rooms:
-    """The lobby's rooms. One lock orders every change (rooms live in one process)."""
+    """The lobby's rooms. One lock orders every change made in this process.
+
+    With many workers a room's watchers may be on any of them: a change made on one is
+    announced over Redis (:meth:`Cluster.room_changed`), and each of the others tells its
+    own watchers of that room how it stands, read back from the database."""
 
     def __init__(self, store: SqlMatchStore, matches: Matches) -> None:
         self.store = store
@@ -102,6 +109,8 @@ class Rooms:
         self._lock = asyncio.Lock()
         self._rematches: dict[str, str] = {}
         self._watchers: dict[str, set[RoomWatcher]] = {}
+        if matches.cluster is not None:
+            matches.cluster.on_room(self._changed_elsewhere)
 
     async def create(
         self,
@@ -186,8 +195,26 @@ class Rooms:
                 del self._watchers[room_id]
 
     async def _store(self, room: StoredMatch) -> None:
-        """Save the room and tell everyone watching it how it stands now."""
+        """Save the room and tell everyone watching it how it stands now, here and (with
+        many workers) on the others."""
         await self.store.save_room(room)
+        await self._tell(room)
+        if self.matches.cluster is not None:
+            await self.matches.cluster.room_changed(room.id)
+
+    async def _changed_elsewhere(self, room_id: str) -> None:
+        """Another worker changed a room: its watchers here are told, if it has any."""
+        if room_id not in self._watchers:
+            return
+        try:
+            room = await self.store.load_match(room_id)
+        except Exception:  # the next change tells them again
+            log.exception("room %s: reading it for its watchers failed", room_id)
+            return
+        if room is not None:
+            await self._tell(room)
+
+    async def _tell(self, room: StoredMatch) -> None:
         for watcher in list(self._watchers.get(room.id, ())):
             frame = {"type": "room", **room_json(room, watcher.account)}
             try:

@@ -1,10 +1,16 @@
-"""The token buckets behind the login and room limits, on a clock the test moves."""
+"""The token buckets behind the login, guest and room limits, on a clock the test moves; and
+the guest limit on a real ``meeple serve``."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
+import httpx
 import pytest
 
 from meeple.server.ratelimit import Limiter, RateLimited, spend
+from tests.server.conftest import Server, sqlite_server
 
 
 class Clock:
@@ -72,3 +78,39 @@ def test_a_limit_needs_a_rate_and_a_burst() -> None:
         Limiter(0, 1)
     with pytest.raises(ValueError, match="positive"):
         Limiter(1, 0)
+
+
+def _from(address: str, server: Server) -> httpx.Client:
+    """A client whose requests leave from ``address`` (any 127.x address is loopback)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=server.base, transport=transport, timeout=10)
+
+
+def test_guests_are_limited_per_address(tmp_path: Path) -> None:
+    """Three guests at once from one address, then ``429 rate/limited`` with Retry-After and
+    no account made; another address is not held back, and other account routes are not
+    counted."""
+    limits = {"MEEPLE_GUESTS_PER_MINUTE": "6", "MEEPLE_GUESTS_BURST": "3"}
+    with (
+        sqlite_server(tmp_path, limits, clean_log=True) as server,
+        _from("127.0.0.7", server) as near,
+        _from("127.0.0.8", server) as far,
+    ):
+        tokens = []
+        for n in range(3):
+            reply = near.post("/api/guests", json={"display_name": f"Guest {n}"})
+            assert reply.status_code == 201, reply.text
+            tokens.append(reply.json()["token"])
+        refused = near.post("/api/guests", json={"display_name": "One Too Many"})
+        assert refused.status_code == 429
+        assert refused.json()["detail"]["code"] == "rate/limited"
+        retry = int(refused.headers["Retry-After"])
+        assert 1 <= retry <= 10 and str(retry) in refused.json()["detail"]["message"]
+        assert "token" not in refused.json()
+        # Asking who one is (another route of the same router) is not a guest made.
+        me = near.get("/api/me", headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert me.status_code == 200 and me.json()["display_name"] == "Guest 0"
+        assert far.post("/api/guests", json={"display_name": "Elsewhere"}).status_code == 201
+    with sqlite3.connect(tmp_path / "meeple.db") as database:
+        names = {name for (name,) in database.execute("SELECT display_name FROM accounts")}
+    assert names == {"Guest 0", "Guest 1", "Guest 2", "Elsewhere"}

@@ -72,6 +72,9 @@ def error(
 # -- rate limits ---------------------------------------------------------------------------
 
 
+GUESTS_PATH = "/api/guests"
+
+
 def limits(connection: HTTPConnection) -> Limits:
     """The app's limiters, built from its settings on first use (they live as long as the
     app: one set per server process)."""
@@ -81,6 +84,7 @@ def limits(connection: HTTPConnection) -> Limits:
         settings = get_services(connection).settings
         found = Limits(
             login=Limiter(settings.login_per_minute, settings.login_burst),
+            guests=Limiter(settings.guests_per_minute, settings.guests_burst),
             rooms_by_address=Limiter(
                 settings.rooms_per_address_per_minute, settings.rooms_per_address_burst
             ),
@@ -112,6 +116,19 @@ async def login_allowed(request: Request) -> None:
         raise _limited(refused) from None
 
 
+async def guest_allowed(request: Request) -> None:
+    """New guests: so many a minute per client address (each is an account and a login, and
+    costs a row in the database). Only ``POST /api/guests`` is counted: this check is
+    attached to the accounts router as a whole (see :func:`meeple.server.app.create_app`)."""
+    route = request.scope.get("route")
+    if getattr(route, "path", None) != GUESTS_PATH or request.method != "POST":
+        return
+    try:
+        spend((limits(request).guests, client_address(request)), what="guests from this address")
+    except RateLimited as refused:
+        raise _limited(refused) from None
+
+
 async def room_allowed(request: Request, account: AccountDep) -> None:
     """Opening rooms: so many a minute per account, and per client address."""
     found = limits(request)
@@ -126,4 +143,5 @@ async def room_allowed(request: Request, account: AccountDep) -> None:
 
 
 LoginLimit = Depends(login_allowed)
+GuestLimit = Depends(guest_allowed)
 RoomLimit = Depends(room_allowed)

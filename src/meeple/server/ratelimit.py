@@ -1,5 +1,5 @@
 """Rate limits on what can be abused from outside: logins and registrations per client
-address, room creation per address and per account.
+address, guests created per address, room creation per address and per account.
 
 Each limit is a token bucket per key (an address, an account): ``per_minute`` requests a
 minute on average, ``burst`` at once. A refused request is answered ``429`` with the
@@ -96,5 +96,7 @@ class Limits:
 
     login: Limiter
     """Logins and registrations, per client address."""
+    guests: Limiter
+    """Guests created, per client address."""
     rooms_by_address: Limiter
     rooms_by_account: Limiter

@@ -58,6 +58,13 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="Logins and registrations one client address may try."
     )
     login_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    guests_per_minute: float = Field(
+        default=30.0,
+        gt=0,
+        description="Guests one client address may create a minute (each is an account and a "
+        "login; a club behind NAT shares one address).",
+    )
+    guests_burst: int = Field(default=60, ge=1, description="... and how many at once.")
     rooms_per_minute: float = Field(
         default=6.0, gt=0, description="Rooms one account may open a minute."
     )

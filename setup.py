@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from pathlib import Path
 
 from setuptools import setup
@@ -46,10 +47,42 @@ def compiled_extensions() -> list[object]:
     # modules make of others are followed silently (checked by mypy's own run, not compiled).
     # A game's notation must stay out of the group: with it, mypy checks the group as one
     # import cycle and cannot infer the notation constants the rules read at import time.
-    return mypycify(
+    extensions = mypycify(
         ["--follow-imports=silent", *paths],
         opt_level=os.environ.get("MEEPLE_MYPYC_OPT_LEVEL", "3"),
     )
+    for extension in extensions:
+        for source in extension.sources:
+            if source.endswith(".c"):
+                clear_weak_references(Path(source))
+    return list(extensions)
+
+
+# A compiled class whose bases include a plain Python class (the rules' state classes derive
+# from core's State) gets a __dict__ and a weak reference list after its native fields. Before
+# Python 3.12 the C that mypyc writes treats that list as an owned reference: the collector is
+# told of it and the deallocator drops a reference to the first weak reference instead of
+# clearing them all (mypyc/mypyc#1102), so a weak reference to a dead state dangles and the
+# next collection can crash the interpreter (Hypothesis takes weak references to what it
+# draws). Rewritten here as CPython's own classes do it: not visited, and cleared with
+# PyObject_ClearWeakRefs. tests/test_compiled.py checks that weak references to states die.
+_WEAK_LIST = (
+    r"\*\(\(PyObject \*\*\)\(\(char \*\)self \+ sizeof\(PyObject \*\) \+ sizeof\((\w+)\)\)\)"
+)
+_VISIT_WEAK_LIST = re.compile(r"Py_VISIT\(" + _WEAK_LIST + r"\);")
+_CLEAR_WEAK_LIST = re.compile(r"Py_CLEAR\(" + _WEAK_LIST + r"\);")
+
+
+def clear_weak_references(source: Path) -> None:
+    """Rewrite one generated C file's handling of the weak reference list (see above)."""
+    text = source.read_text(encoding="utf-8")
+    text = _VISIT_WEAK_LIST.sub("/* the weak reference list owns no reference */", text)
+    text = _CLEAR_WEAK_LIST.sub(
+        r"if (*((PyObject **)((char *)self + sizeof(PyObject *) + sizeof(\1))) != NULL)"
+        r" PyObject_ClearWeakRefs((PyObject *)self);",
+        text,
+    )
+    source.write_text(text, encoding="utf-8")
 
 
 if os.environ.get("MEEPLE_MYPYC") == "1":

@@ -8,6 +8,7 @@ to compare with is this checkout's ``src/``, played in a child process.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import json
@@ -15,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,31 @@ def test_random_matches_equal_the_pure_source(game_id: str, seats: int) -> None:
     )
     assert pure.returncode == 0, pure.stderr[-3000:]
     assert pure.stdout.strip() == here
+
+
+@pytest.mark.parametrize(("game_id", "seats"), configurations())
+def test_weak_references_to_states_die_with_them(game_id: str, seats: int) -> None:
+    """A compiled state class derives from core's plain Python State; setup.py rewrites how
+    its deallocator treats weak references (mypyc/mypyc#1102). A weak reference to a dead
+    state, its clone or a resample must read None and call its callback, a
+    WeakValueDictionary must forget it, and the collector must run over them without harm
+    (Hypothesis takes weak references to the states it draws)."""
+    game = load_game(game_id, seats)
+    rng = random.Random(seats)
+    state = game.new_initial_state(seats)
+    died: list[int] = []
+    alive: weakref.WeakValueDictionary[int, object] = weakref.WeakValueDictionary()
+    refs = []
+    step = 0
+    while (deciding := state.deciding_seats()) and step < 40:
+        for copy in (state.clone(), state.resample(deciding[0], step)):
+            refs.append(weakref.ref(copy, lambda _ref: died.append(1)))
+            alive[len(refs)] = copy
+            del copy
+        state.apply_unchecked(deciding[0], rng.choice(state.legal_actions(deciding[0])))
+        step += 1
+        gc.collect()
+    assert is_compiled(type(state).__module__), type(state).__module__
+    assert all(ref() is None for ref in refs)
+    assert len(died) == len(refs) == 2 * step
+    assert not list(alive.items()) and len(alive) == 0

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 CORE_MODULES: tuple[str, ...] = (
     "meeple.core.rng",
@@ -37,9 +39,21 @@ def game_modules(games_dir: Path = GAMES_DIR) -> tuple[str, ...]:
 
 
 COMPILED_MODULES: tuple[str, ...] = CORE_MODULES + game_modules()
-"""The modules the compiled build compiles (docs/compiled.md says why these). Not the rules'
-state classes: their ``clone`` builds the copy with ``object.__new__``, which a compiled class
-refuses."""
+"""The modules the compiled build compiles (docs/compiled.md says why these)."""
+
+_Class = TypeVar("_Class")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr  # noqa: PLC0414 (re-exported)
+else:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
+        """What a compiled module's class asks of mypyc, e.g. ``native_class=False`` for a
+        class that plain Python subclasses. mypyc reads the decorator from the source (as
+        ``mypy_extensions.mypyc_attr``, the name mypy resolves this one to); at run time it
+        changes nothing, so the pure build needs no mypy_extensions."""
+        return lambda cls: cls
+
 
 EXTENSION_SUFFIXES = (".so", ".pyd")
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
+from meeple.core.compiled import mypyc_attr
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
@@ -102,6 +103,7 @@ def owner(uid: int) -> int:
     return uid // TILES_PER_SEAT
 
 
+@mypyc_attr(native_class=False)  # the game class subclasses it in plain Python
 class MaatatahayRulebook(Game):
     """What the rules ask of their game object beyond core's :class:`Game`.
 
@@ -206,43 +208,81 @@ class MaatatahayState(State):
 
     game: MaatatahayRulebook
 
-    def __init__(self, game: MaatatahayRulebook) -> None:
+    def __init__(self, game: MaatatahayRulebook, source: MaatatahayState | None = None) -> None:
+        """A position before setup or, given ``source``, an independent copy of it (what
+        :meth:`clone` makes: the one constructor serves both, as a compiled class runs its
+        ``__init__`` on every new object and so cannot be copied through ``object.__new__``)."""
         self.game = game
-        self.round = 1
-        self.phase = PICK
-        self.active = 0
-        self.decider = -1
-        self.first = -1
-        self.placing = -1
-        self.placements = 0
-        self.hot = -1  # the space of the warrior being placed (the "hot tile")
-        self.hot_was_closed = False  # it was a relic that closed its neighbours' sides
-        self.pair: tuple[int, int] | None = None
-        self.stream: list[tuple[int, int]] = []
-        self.decks: list[list[int]] = [[], []]
-        self.tile = [EMPTY] * SPACES
-        self.facing = [0] * SPACES
-        self.living = [False] * SPACES
-        self.energy = [0] * SPACES
-        self.spirit = [0] * SPACES
-        self.ground_energy = [0] * SPACES
-        self.ground_spirit = [0] * SPACES
-        self.relic = [False] * SPACES
-        # The board's bitmasks (see BITS), kept by the rules as they change the lists above;
-        # whoever writes those lists directly (the codec) calls index_board() after.
-        self.occupied = 0  # spaces holding a warrior, living or face down
-        self.relics = 0  # spaces holding an unclaimed Temple Relic
-        self.alive = [0, 0]  # per seat, the spaces of its living warriors
-        self.store_energy = [0, 0]
-        self.store_spirit = [0, 0]
-        self.relics_taken: list[int] = []  # seats, in global order of acquisition
-        self.bag_energy = 0
-        self.bag_spirit = 0
-        self.supply = 0
-        self.lost = [0, 0]
-        self.spirit_track = 0
-        self.deaths_this_round = 0
-        self.rng = Rng(0)
+        if source is None:
+            self.round = 1
+            self.phase = PICK
+            self.active = 0
+            self.decider = -1
+            self.first = -1
+            self.placing = -1
+            self.placements = 0
+            self.hot = -1  # the space of the warrior being placed (the "hot tile")
+            self.hot_was_closed = False  # it was a relic that closed its neighbours' sides
+            self.pair: tuple[int, int] | None = None
+            self.stream: list[tuple[int, int]] = []
+            self.decks: list[list[int]] = [[], []]
+            self.tile = [EMPTY] * SPACES
+            self.facing = [0] * SPACES
+            self.living = [False] * SPACES
+            self.energy = [0] * SPACES
+            self.spirit = [0] * SPACES
+            self.ground_energy = [0] * SPACES
+            self.ground_spirit = [0] * SPACES
+            self.relic = [False] * SPACES
+            # The board's bitmasks (see BITS), kept by the rules as they change the lists above;
+            # whoever writes those lists directly (the codec) calls index_board() after.
+            self.occupied = 0  # spaces holding a warrior, living or face down
+            self.relics = 0  # spaces holding an unclaimed Temple Relic
+            self.alive = [0, 0]  # per seat, the spaces of its living warriors
+            self.store_energy = [0, 0]
+            self.store_spirit = [0, 0]
+            self.relics_taken: list[int] = []  # seats, in global order of acquisition
+            self.bag_energy = 0
+            self.bag_spirit = 0
+            self.supply = 0
+            self.lost = [0, 0]
+            self.spirit_track = 0
+            self.deaths_this_round = 0
+            self.rng = Rng(0)
+            return
+        self.round = source.round
+        self.phase = source.phase
+        self.active = source.active
+        self.decider = source.decider
+        self.first = source.first
+        self.placing = source.placing
+        self.placements = source.placements
+        self.hot = source.hot
+        self.hot_was_closed = source.hot_was_closed
+        self.pair = source.pair
+        self.stream = source.stream[:]
+        self.decks = [source.decks[0][:], source.decks[1][:]]
+        self.tile = source.tile[:]
+        self.facing = source.facing[:]
+        self.living = source.living[:]
+        self.energy = source.energy[:]
+        self.spirit = source.spirit[:]
+        self.ground_energy = source.ground_energy[:]
+        self.ground_spirit = source.ground_spirit[:]
+        self.relic = source.relic[:]
+        self.occupied = source.occupied
+        self.relics = source.relics
+        self.alive = source.alive[:]
+        self.store_energy = source.store_energy[:]
+        self.store_spirit = source.store_spirit[:]
+        self.relics_taken = source.relics_taken[:]
+        self.bag_energy = source.bag_energy
+        self.bag_spirit = source.bag_spirit
+        self.supply = source.supply
+        self.lost = source.lost[:]
+        self.spirit_track = source.spirit_track
+        self.deaths_this_round = source.deaths_this_round
+        self.rng = Rng(source.rng.state)
 
     # -- setup -------------------------------------------------------------------------
 
@@ -708,45 +748,12 @@ class MaatatahayState(State):
 
     # -- copies, views, JSON -----------------------------------------------------------
 
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.game = self.game
-        new.round = self.round
-        new.phase = self.phase
-        new.active = self.active
-        new.decider = self.decider
-        new.first = self.first
-        new.placing = self.placing
-        new.placements = self.placements
-        new.hot = self.hot
-        new.hot_was_closed = self.hot_was_closed
-        new.pair = self.pair
-        new.stream = self.stream[:]
-        new.decks = [self.decks[0][:], self.decks[1][:]]
-        new.tile = self.tile[:]
-        new.facing = self.facing[:]
-        new.living = self.living[:]
-        new.energy = self.energy[:]
-        new.spirit = self.spirit[:]
-        new.ground_energy = self.ground_energy[:]
-        new.ground_spirit = self.ground_spirit[:]
-        new.relic = self.relic[:]
-        new.occupied = self.occupied
-        new.relics = self.relics
-        new.alive = self.alive[:]
-        new.store_energy = self.store_energy[:]
-        new.store_spirit = self.store_spirit[:]
-        new.relics_taken = self.relics_taken[:]
-        new.bag_energy = self.bag_energy
-        new.bag_spirit = self.bag_spirit
-        new.supply = self.supply
-        new.lost = self.lost[:]
-        new.spirit_track = self.spirit_track
-        new.deaths_this_round = self.deaths_this_round
-        new.rng = Rng(self.rng.state)
-        return new
+    def clone(self) -> MaatatahayState:
+        """An independent copy: every list copied, the scalars and the game shared (written
+        out in ``__init__``)."""
+        return MaatatahayState(self.game, self)
 
-    def _resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> MaatatahayState:
         """Redraw what no seat can see: the order of both face-down decks and the bag.
 
         Each deck is sorted before it is shuffled, so the redraw depends on which tiles are

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
+from meeple.core.compiled import mypyc_attr
 from meeple.core.errors import IllegalAction
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
@@ -124,6 +125,7 @@ class Budget:
             self.res[i] -= cost[i]
 
 
+@mypyc_attr(native_class=False)  # the game class subclasses it in plain Python
 class MaiterraRulebook(Game):
     """What the rules ask of their game object beyond core's :class:`Game`.
 
@@ -229,30 +231,56 @@ class MaiterraState(State):
         "winners",
     )
 
-    def __init__(self, game: MaiterraRulebook) -> None:
-        seats = game.seats
+    def __init__(self, game: MaiterraRulebook, source: MaiterraState | None = None) -> None:
+        """A position before setup or, given ``source``, an independent copy of it (what
+        :meth:`clone` makes: one constructor for both, as a compiled class runs its
+        ``__init__`` on every new object and so cannot be copied through ``object.__new__``)."""
         self.game = game
-        self.side: tuple[int, ...] = game.sides()
-        self.phase = HOUSES
-        self.turn = 0
-        self.terrain = [lakeland.LAKE] * CELLS
-        self.owner = [NO_SEAT] * CELLS
-        self.buildings = [0] * (CELLS * NUM_BUILDINGS)
-        self.soldiers = [[0] * CELLS for _ in range(seats)]
-        self.cavalry = [[0] * CELLS for _ in range(seats)]
-        self.res = [[game.rules.opening_food, 0, 0, 0] for _ in range(seats)]
-        self.people = [game.rules.opening_people] * seats
-        self.house = [NO_SEAT] * seats
-        self.cards: list[list[int]] = [[] for _ in range(seats)]
-        self.deck: list[int] = []
-        self.discard: list[int] = []
-        self.queue: list[list[int]] = [[] for _ in range(seats)]
-        self.ended = [False] * seats
-        self.draft_order: list[int] = []
-        self.draft_step = 0
-        self.winners: tuple[int, ...] = ()
-        self.reason = ""
-        self.rng = Rng(0)
+        if source is None:
+            seats = game.seats
+            self.side: tuple[int, ...] = game.sides()
+            self.phase = HOUSES
+            self.turn = 0
+            self.terrain = [lakeland.LAKE] * CELLS
+            self.owner = [NO_SEAT] * CELLS
+            self.buildings = [0] * (CELLS * NUM_BUILDINGS)
+            self.soldiers = [[0] * CELLS for _ in range(seats)]
+            self.cavalry = [[0] * CELLS for _ in range(seats)]
+            self.res = [[game.rules.opening_food, 0, 0, 0] for _ in range(seats)]
+            self.people = [game.rules.opening_people] * seats
+            self.house = [NO_SEAT] * seats
+            self.cards: list[list[int]] = [[] for _ in range(seats)]
+            self.deck: list[int] = []
+            self.discard: list[int] = []
+            self.queue: list[list[int]] = [[] for _ in range(seats)]
+            self.ended = [False] * seats
+            self.draft_order: list[int] = []
+            self.draft_step = 0
+            self.winners: tuple[int, ...] = ()
+            self.reason = ""
+            self.rng = Rng(0)
+            return
+        self.side = source.side
+        self.phase = source.phase
+        self.turn = source.turn
+        self.terrain = source.terrain[:]  # tests and tools may redraw a map in place
+        self.owner = source.owner[:]
+        self.buildings = source.buildings[:]
+        self.soldiers = [row[:] for row in source.soldiers]
+        self.cavalry = [row[:] for row in source.cavalry]
+        self.res = [row[:] for row in source.res]
+        self.people = source.people[:]
+        self.house = source.house[:]
+        self.cards = [hand[:] for hand in source.cards]
+        self.deck = source.deck[:]
+        self.discard = source.discard[:]
+        self.queue = [q[:] for q in source.queue]
+        self.ended = source.ended[:]
+        self.draft_order = source.draft_order[:]
+        self.draft_step = source.draft_step
+        self.winners = source.winners
+        self.reason = source.reason
+        self.rng = Rng(source.rng.state)
 
     # -- setup -------------------------------------------------------------------------
 
@@ -685,33 +713,12 @@ class MaiterraState(State):
 
     # -- copies, views, JSON -----------------------------------------------------------
 
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.game = self.game
-        new.side = self.side
-        new.phase = self.phase
-        new.turn = self.turn
-        new.terrain = self.terrain[:]  # tests and tools may redraw a map in place
-        new.owner = self.owner[:]
-        new.buildings = self.buildings[:]
-        new.soldiers = [row[:] for row in self.soldiers]
-        new.cavalry = [row[:] for row in self.cavalry]
-        new.res = [row[:] for row in self.res]
-        new.people = self.people[:]
-        new.house = self.house[:]
-        new.cards = [hand[:] for hand in self.cards]
-        new.deck = self.deck[:]
-        new.discard = self.discard[:]
-        new.queue = [q[:] for q in self.queue]
-        new.ended = self.ended[:]
-        new.draft_order = self.draft_order[:]
-        new.draft_step = self.draft_step
-        new.winners = self.winners
-        new.reason = self.reason
-        new.rng = Rng(self.rng.state)
-        return new
+    def clone(self) -> MaiterraState:
+        """An independent copy: every list copied, the sides, the game and the scalars
+        shared (written out in ``__init__``)."""
+        return MaiterraState(self.game, self)
 
-    def _resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> MaiterraState:
         new = self.clone()
         self.game.redraw_hidden(new, seat, seed)
         return new

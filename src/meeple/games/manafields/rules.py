@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
+from meeple.core.compiled import mypyc_attr
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
@@ -72,6 +73,7 @@ MAX_ACTIONS_PER_TURN = 96
 """A loose bound on the decisions of one turn, for :meth:`Manafields.max_game_length`."""
 
 
+@mypyc_attr(native_class=False)  # the game class subclasses it in plain Python
 class ManafieldsRulebook(Game):
     """What the rules ask of their game object beyond core's :class:`Game`: the armies at its
     rules version, and the writers the rules must not import.
@@ -176,42 +178,81 @@ class ManafieldsState(State):
 
     game: ManafieldsRulebook
 
-    def __init__(self, game: ManafieldsRulebook) -> None:
+    def __init__(self, game: ManafieldsRulebook, source: ManafieldsState | None = None) -> None:
+        """A position before setup or, given ``source``, an independent copy of it (what
+        :meth:`clone` makes: one constructor for both, as a compiled class runs its
+        ``__init__`` on every new object and so cannot be copied through ``object.__new__``)."""
         self.game = game
-        self.factions = (HUMANS, ORCS)
-        self.turn_limit = self.game.rules.turn["default_turn_limit"]
-        self.unit: list[UnitType] = [game.rules.zombie] * SLOTS
-        self.owner = [slot // ARMY for slot in range(SLOTS)]
-        self.general = (0, ARMY)
-        self.hp = [0] * SLOTS
-        self.pos = [0] * SLOTS
-        self.occ = [-1] * SQUARES
-        self.occupied = 0
-        self.ordered = [False] * SLOTS
-        self.moved = [False] * SLOTS
-        self.fought = [False] * SLOTS
-        self.shot = [False] * SLOTS
-        self.used_ability = [False] * SLOTS
-        self.blessed = [False] * SLOTS
-        self.inspired = [False] * SLOTS
-        self.warded = [False] * SLOTS
-        self.last_order = [NO_TURN] * SLOTS
-        self.targeted = [NO_TURN] * SLOTS
-        self.turn = 0
-        self.active = 0
-        self.op = 0
-        self.morale = [0, 0]
-        self.score = [0, 0]
-        self.owed = [0, 0]
-        self.rally = [False, False]
-        self.frenzy = False
-        self.fights_issued = 0
-        self.picks = 0
-        self.picked: list[int] = []
-        self.elf_free = -1
-        self.winner = -1  # -1 while playing, 0/1 a seat, 2 a draw
-        self.reason = ""
-        self.rng = Rng(0)
+        if source is None:
+            self.factions = (HUMANS, ORCS)
+            self.turn_limit = self.game.rules.turn["default_turn_limit"]
+            self.unit: list[UnitType] = [game.rules.zombie] * SLOTS
+            self.owner = [slot // ARMY for slot in range(SLOTS)]
+            self.general = (0, ARMY)
+            self.hp = [0] * SLOTS
+            self.pos = [0] * SLOTS
+            self.occ = [-1] * SQUARES
+            self.occupied = 0
+            self.ordered = [False] * SLOTS
+            self.moved = [False] * SLOTS
+            self.fought = [False] * SLOTS
+            self.shot = [False] * SLOTS
+            self.used_ability = [False] * SLOTS
+            self.blessed = [False] * SLOTS
+            self.inspired = [False] * SLOTS
+            self.warded = [False] * SLOTS
+            self.last_order = [NO_TURN] * SLOTS
+            self.targeted = [NO_TURN] * SLOTS
+            self.turn = 0
+            self.active = 0
+            self.op = 0
+            self.morale = [0, 0]
+            self.score = [0, 0]
+            self.owed = [0, 0]
+            self.rally = [False, False]
+            self.frenzy = False
+            self.fights_issued = 0
+            self.picks = 0
+            self.picked: list[int] = []
+            self.elf_free = -1
+            self.winner = -1  # -1 while playing, 0/1 a seat, 2 a draw
+            self.reason = ""
+            self.rng = Rng(0)
+            return
+        self.factions = source.factions
+        self.turn_limit = source.turn_limit
+        self.general = source.general
+        self.occupied = source.occupied
+        self.turn = source.turn
+        self.active = source.active
+        self.op = source.op
+        self.frenzy = source.frenzy
+        self.fights_issued = source.fights_issued
+        self.picks = source.picks
+        self.elf_free = source.elf_free
+        self.winner = source.winner
+        self.reason = source.reason
+        self.unit = source.unit[:]
+        self.owner = source.owner[:]
+        self.hp = source.hp[:]
+        self.pos = source.pos[:]
+        self.occ = source.occ[:]
+        self.ordered = source.ordered[:]
+        self.moved = source.moved[:]
+        self.fought = source.fought[:]
+        self.shot = source.shot[:]
+        self.used_ability = source.used_ability[:]
+        self.blessed = source.blessed[:]
+        self.inspired = source.inspired[:]
+        self.warded = source.warded[:]
+        self.last_order = source.last_order[:]
+        self.targeted = source.targeted[:]
+        self.morale = source.morale[:]
+        self.score = source.score[:]
+        self.owed = source.owed[:]
+        self.rally = source.rally[:]
+        self.picked = source.picked[:]
+        self.rng = Rng(source.rng.state)
 
     # -- setup -------------------------------------------------------------------------
 
@@ -597,48 +638,12 @@ class ManafieldsState(State):
             detail={"turns": self.turn + 1},
         )
 
-    def clone(self) -> Self:
-        """A copy to explore: every slot written out (no loop over names), the lists
-        copied, the scalars and the game shared."""
-        new = object.__new__(type(self))
-        new.game = self.game
-        new.factions = self.factions
-        new.turn_limit = self.turn_limit
-        new.general = self.general
-        new.occupied = self.occupied
-        new.turn = self.turn
-        new.active = self.active
-        new.op = self.op
-        new.frenzy = self.frenzy
-        new.fights_issued = self.fights_issued
-        new.picks = self.picks
-        new.elf_free = self.elf_free
-        new.winner = self.winner
-        new.reason = self.reason
-        new.unit = self.unit[:]
-        new.owner = self.owner[:]
-        new.hp = self.hp[:]
-        new.pos = self.pos[:]
-        new.occ = self.occ[:]
-        new.ordered = self.ordered[:]
-        new.moved = self.moved[:]
-        new.fought = self.fought[:]
-        new.shot = self.shot[:]
-        new.used_ability = self.used_ability[:]
-        new.blessed = self.blessed[:]
-        new.inspired = self.inspired[:]
-        new.warded = self.warded[:]
-        new.last_order = self.last_order[:]
-        new.targeted = self.targeted[:]
-        new.morale = self.morale[:]
-        new.score = self.score[:]
-        new.owed = self.owed[:]
-        new.rally = self.rally[:]
-        new.picked = self.picked[:]
-        new.rng = Rng(self.rng.state)
-        return new
+    def clone(self) -> ManafieldsState:
+        """A copy to explore: every slot written out in ``__init__`` (no loop over names),
+        the lists copied, the scalars and the game shared."""
+        return ManafieldsState(self.game, self)
 
-    def _resample(self, seat: Seat, seed: int) -> Self:
+    def _resample(self, seat: Seat, seed: int) -> ManafieldsState:
         """Nothing is hidden but the future dice: only the generator is redrawn."""
         new = self.clone()
         new.rng = Rng(mix_seed(seed, seat, 0x4D46))

@@ -522,3 +522,30 @@ def test_a_room_changed_on_one_worker_reaches_its_watchers_on_the_other(
         assert host.post(f"/api/rooms/{room['id']}/start").status_code == 200
         started = watching.recv()
         assert started["status"] == "playing" and started["socket"] == f"/ws/matches/{room['id']}"
+
+
+def test_a_dead_workers_matches_are_shared_out_among_the_others(
+    workers: list[Server], database: str, tmp_path: Path
+) -> None:
+    """A third worker masters twelve matches and is killed: the two left share them out
+    (each claims those hashing nearest to it, up to its fair share), neither takes all."""
+    a, b = workers
+    env = {"MEEPLE_REDIS_URL": REDIS_URL, "MEEPLE_CLAIM_SECONDS": "0.2"}
+    third = Server(database, tmp_path, env=env, start_seconds=120).start()
+    try:
+        player = Client(third).guest("Many Matches")
+        made = [
+            player.solo(game="maatatahay", seat=0, bots="random", seed=n)["id"] for n in range(12)
+        ]
+        assert all(_master_of([third], database, m) is third for m in made)
+    finally:
+        third.kill()
+    masters = [_master_of(workers, database, m) for m in made]
+    count = {server.port: sum(m is server for m in masters) for server in (a, b)}
+    assert sum(count.values()) == 12 and min(count.values()) >= 3, count
+    for match_id in made[:2]:  # and they are played on
+        client = Client(b)
+        client.token = player.token
+        with client.socket(match_id) as socket:
+            assert socket.recv()["type"] == "snapshot"
+            _act({0: socket}, random.Random(3))

@@ -58,6 +58,8 @@ CLAIMED_CHANNEL = "meeple:claimed"
 ROOM_CHANNEL = "meeple:room"
 RESEND_AFTER = 2.0
 """Seconds a forwarded connection waits for its first frame before it is sent again."""
+OVERDUE_ROUNDS = 3
+"""Claim periods an orphaned match waits for the worker it hashes to before anyone takes it."""
 
 HELD_LOCKS = text(
     "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
@@ -84,6 +86,11 @@ def held_key(classid: int, objid: int) -> int:
     """The bigint key of a lock as ``pg_locks`` lists it (high and low 32 bits)."""
     key = (classid << 32) | objid
     return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def _nearest(match_id: str, workers: list[str]) -> str:
+    """The worker a match's id hashes nearest to, among ``workers`` (rendezvous hashing)."""
+    return max(workers, key=lambda worker: lock_key(f"{worker} {match_id}"))
 
 
 def worker_key(worker: str) -> int:
@@ -199,6 +206,7 @@ class Cluster:
         # Each forwarded connection's id, by the connection itself (held until it detaches,
         # so no other connection can take its place the way a reused id() would).
         self._ids: dict[Connection, str] = {}
+        self._orphaned: dict[str, float] = {}  # an orphan's id: since when it is one
         self._room_changed: Callable[[str], Coroutine[Any, Any, None]] | None = None
 
     # -- starting and stopping ---------------------------------------------------------
@@ -300,18 +308,55 @@ class Cluster:
         rows = (await self._on_lease(HELD_LOCKS)).all()
         return {held_key(classid, objid) for classid, objid in rows}
 
-    async def _orphans(self, held: set[int]) -> list[str]:
+    async def _orphans(self, held: set[int]) -> tuple[list[str], int]:
+        """The matches being played that no worker masters, and how many are played."""
         playing = (await self._on_lease(PLAYING)).scalars().all()
         skip = self.owned | (set() if self.matches is None else self.matches.broken)
-        return [m for m in playing if m not in skip and lock_key(m) not in held]
+        return [m for m in playing if m not in skip and lock_key(m) not in held], len(playing)
+
+    async def _alive(self) -> list[str]:
+        """The workers alive now: those subscribed to their own Redis channel (a worker's
+        subscription ends with its connection, as its lock does)."""
+        found = {self.worker}
+        if self._redis is None:
+            return [self.worker]
+        with contextlib.suppress(Exception):  # Redis away: alone, as far as one can see
+            channels = await self._redis.pubsub_channels(WORKER_CHANNEL + "*")
+            found |= {str(c).removeprefix(WORKER_CHANNEL) for c in channels}
+        return sorted(found)
+
+    async def _fair_share(self, orphans: list[str], playing: int) -> list[str]:
+        """The orphans this worker claims this round. Each orphan goes to the live worker
+        its id hashes nearest to (rendezvous hashing: the same choice on every worker, and
+        an even spread), and a worker stops at its fair share of the matches being played;
+        an orphan left over for :data:`OVERDUE_ROUNDS` rounds (its worker is slow, full, or
+        died unseen) goes to the next worker with room, and past twice that to whoever
+        looks next. So workers started together, or those left when one dies, share out
+        the orphans rather than the quickest taking them all."""
+        now = time.monotonic()
+        since = {m: self._orphaned.get(m, now) for m in orphans}
+        self._orphaned = since
+        workers = await self._alive()
+        share = -(-playing // len(workers))
+        room = share - len(self.owned)
+        mine = [m for m in orphans if _nearest(m, workers) == self.worker][: max(0, room)]
+        overdue = OVERDUE_ROUNDS * self.claim_seconds
+        late = [m for m in orphans if m not in mine and now - since[m] >= overdue]
+        # Past twice that, a fair share no longer holds anyone back: a match must go on.
+        return mine + [
+            m for n, m in enumerate(late) if n < room - len(mine) or now - since[m] >= 2 * overdue
+        ]
 
     async def _look(self) -> None:
         """Every ``claim_seconds``: claim the matches nobody masters, drop connections of
-        workers that died, send again connections no master answered."""
+        workers that died, send again connections no master answered. The first look is
+        one period after starting: workers started together see each other by then."""
         while True:
+            await asyncio.sleep(self.claim_seconds)
             try:
                 held = await self._held()
-                for match_id in await self._orphans(held):
+                orphans, playing = await self._orphans(held)
+                for match_id in await self._fair_share(orphans, playing):
                     if self.matches is not None and await self.claim(match_id):
                         await self.matches.take(match_id)
                 self._drop_dead(held)
@@ -324,7 +369,6 @@ class Cluster:
                 if not await self._lease_alive():
                     with contextlib.suppress(Exception):
                         await self._renew_lease()
-            await asyncio.sleep(self.claim_seconds)
 
     async def _lease_alive(self) -> bool:
         try:

@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
@@ -549,3 +550,34 @@ def test_a_dead_workers_matches_are_shared_out_among_the_others(
         with client.socket(match_id) as socket:
             assert socket.recv()["type"] == "snapshot"
             _act({0: socket}, random.Random(3))
+
+
+def test_a_match_that_does_not_replay_is_logged_once_and_never_held(
+    workers: list[Server], database: str
+) -> None:
+    """A stored match the engine refuses to rebuild (its options broken behind the server's
+    back) and whose worker died: the worker left tries it once, logs it once, lets its lock
+    go and claims it no more; a socket to it is closed as unknown."""
+    a, b = workers
+    player = Client(a).guest("Broken")
+    match_id = player.solo(game="maatatahay", seat=0, bots="random", seed=5)["id"]
+    master = _master_of(workers, database, match_id)
+    other = b if master is a else a
+    broken = json.dumps({"no_such_option": True})
+    _rows(database, "UPDATE matches SET options = $2::json WHERE id = $1", match_id, broken)
+    master.kill()
+    line = f"match {match_id} does not replay"
+    log = other.data_dir / f"server-{other.port}.log"
+    for _ in range(200):
+        if line in log.read_text(errors="replace"):
+            break
+        time.sleep(0.05)
+    watcher = Client(other)
+    watcher.token = player.token
+    with watcher.socket(match_id) as socket, pytest.raises(ConnectionClosed) as closed:
+        socket.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    time.sleep(10 * 0.2)  # ten claim periods: it is not tried again
+    assert not _rows(database, LOCK_HOLDER, lock_key(match_id))
+    assert log.read_text(errors="replace").count(line) == 1
+    master.restart()

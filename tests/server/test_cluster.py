@@ -14,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -581,3 +582,28 @@ def test_a_match_that_does_not_replay_is_logged_once_and_never_held(
     assert not _rows(database, LOCK_HOLDER, lock_key(match_id))
     assert log.read_text(errors="replace").count(line) == 1
     master.restart()
+
+
+def test_two_people_taking_a_rooms_last_seat_through_two_workers_do_not_both_get_it(
+    workers: list[Server],
+) -> None:
+    """The last open seat asked for at the same moment through each worker: one gets it,
+    the other is told the room is full, five rooms over."""
+    a, b = workers
+    host = Client(a).guest("Seat Host")
+    for round_ in range(5):
+        room = host.post("/api/rooms", json={"game": "maatatahay", "timer": 60}).json()
+        takers = [Client(a).guest(f"Taker A{round_}"), Client(b).guest(f"Taker B{round_}")]
+        barrier = threading.Barrier(2)
+
+        def take(
+            client: Client, code: str = room["code"], barrier: threading.Barrier = barrier
+        ) -> int:
+            barrier.wait()
+            return client.post("/api/rooms/join", json={"code": code}).status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            answers = sorted(pool.map(take, takers))
+        assert answers == [200, 409], answers
+        seated = Client(a).get(f"/api/rooms/{room['id']}").json()["players"][1]["account"]
+        assert seated in {t.account["id"] for t in takers if t.account is not None}

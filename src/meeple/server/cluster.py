@@ -34,7 +34,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,8 @@ ROOM_CHANNEL = "meeple:room"
 RESEND_AFTER = 2.0
 """Seconds a forwarded connection waits for its first frame before it is sent again."""
 OVERDUE_ROUNDS = 3
+EXCLUSIVE_POLL = 0.01
+"""Seconds between tries of a lock another worker holds for a short change."""
 """Claim periods an orphaned match waits for the worker it hashes to before anyone takes it."""
 
 HELD_LOCKS = text(
@@ -265,6 +267,21 @@ class Cluster:
 
     async def _try_lock(self, key: int) -> bool:
         return bool((await self._on_lease(TRY_LOCK, {"key": key})).scalar())
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, name: str) -> AsyncIterator[None]:
+        """Hold a named lock of the whole server for a short change (one room's seats):
+        an advisory lock tried on the lease connection until it is free (waiting on it there
+        would hold up the claims), given back after. Within a worker, its caller's own lock
+        orders the coroutines (one connection holds an advisory lock as often as it asks)."""
+        key = lock_key(f"exclusive:{name}")
+        while not await self._try_lock(key):
+            await asyncio.sleep(EXCLUSIVE_POLL)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # a lost lease connection took it along
+                await self._on_lease(UNLOCK, {"key": key})
 
     async def claim(self, match_id: str) -> bool:
         """Try to become the match's master; True when this worker holds its lock."""

@@ -10,9 +10,11 @@ its ``teams`` option.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -182,6 +184,13 @@ class Rooms:
         if room.created_by != account.id:
             raise RoomError(403, "room/not_host", "only the host may do that")
 
+    def _changing(self, room_id: str) -> AbstractAsyncContextManager[None]:
+        """Held while a room is read and changed: with many workers, by one worker at a
+        time (a lock of the whole server), so two people cannot both take its last seat."""
+        if self.matches.cluster is None:
+            return contextlib.nullcontext()
+        return self.matches.cluster.exclusive(f"room:{room_id}")
+
     # -- who watches a room ----------------------------------------------------------------
 
     def watch(self, room_id: str, watcher: RoomWatcher) -> None:
@@ -229,7 +238,7 @@ class Rooms:
 
     async def join(self, account: AccountRow, room_id: str, seat: int | None = None) -> StoredMatch:
         """Take ``seat`` (or the first open one). Joining a room one sits in changes nothing."""
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             if any(h.account_id == account.id for h in room.holders):
                 return room
@@ -249,7 +258,7 @@ class Rooms:
             return await self._save(room, holders)
 
     async def ready(self, account: AccountRow, room_id: str, ready: bool) -> StoredMatch:
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             if not any(h.account_id == account.id for h in room.holders):
                 raise RoomError(403, "room/not_seated", "you have no seat in this room")
@@ -260,7 +269,7 @@ class Rooms:
 
     async def leave(self, account: AccountRow, room_id: str) -> StoredMatch:
         """Give up one's seat; when the host leaves, the room closes."""
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             if room.created_by == account.id:
                 room = replace(room, status="closed")
@@ -271,7 +280,7 @@ class Rooms:
 
     async def kick(self, host: AccountRow, room_id: str, seat: int) -> StoredMatch:
         """The host opens a seat again (a person's or a bot's)."""
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             self._host(room, host)
             if not 0 <= seat < room.seats or room.holders[seat].account_id == host.id:
@@ -283,7 +292,7 @@ class Rooms:
         self, host: AccountRow, room_id: str, bots: list[str] | str | None = None
     ) -> StoredMatch:
         """Seat bots in every open seat: one name for all, or one per open seat in order."""
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             self._host(room, host)
             open_seats = [h.seat for h in room.holders if h.empty]
@@ -311,7 +320,7 @@ class Rooms:
 
     async def start(self, host: AccountRow, room_id: str) -> MatchMaster:
         """Begin the match: every seat taken, every person but the host ready."""
-        async with self._lock:
+        async with self._lock, self._changing(room_id):
             room = await self._waiting(room_id)
             self._host(room, host)
             if any(h.empty for h in room.holders):

@@ -1,11 +1,15 @@
 """A fresh ``pip install .`` needs no C compiler and plays.
 
 The default install is pure Python: no extension is built, Cython is not fetched, NumPy and
-the other extras stay out. The check makes a new virtual environment with ``CC`` and ``CXX``
-set to ``/bin/false`` (any compiler call fails), installs the repository into it the way a
-player would, and plays a match with ``meeple selfplay``. It needs the package index (pip
-fetches typer and rich), and takes a while: it is marked slow, so the fast inner loop leaves
-it to the full run (CI).
+the other extras stay out. The module builds the repository's wheel once, the way pip does
+for ``pip install .`` (in an isolated build environment), with ``CC`` and ``CXX`` set to
+``/bin/false`` so that any compiler call fails; the wheel must be pure Python
+(``py3-none-any``). Each test then makes a new virtual environment of its own, installs that
+wheel into it the way a player would, and plays a match (``meeple selfplay``) or serves the
+browser client (``meeple serve``). Building once instead of once per test is what pip does
+anyway: ``pip install .`` is a wheel build followed by the wheel's install. It needs the
+package index (pip fetches setuptools, typer and rich) and takes a while: it is marked slow,
+so the fast inner loop leaves it to the full run (CI).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import venv
 from pathlib import Path
@@ -31,11 +36,29 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
     )
 
 
-def fresh_venv(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
-    """A copy of the sources as a fresh clone holds them, a new venv, and an environment in
-    which any compiler call fails: (source, venv, env)."""
+def no_compiler_env() -> dict[str, str]:
+    """The environment outside any virtual environment, in which any compiler call fails."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV"}
+    }
+    return env | {"CC": "/bin/false", "CXX": "/bin/false", "LDSHARED": "/bin/false"}
+
+
+def fresh_venv(path: Path) -> Path:
+    """A new virtual environment (with pip) at ``path``; its python."""
+    venv.EnvBuilder(with_pip=True, clear=True).create(path)
+    return path / "bin" / "python"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel ``pip install .`` builds from a copy of the sources as a fresh clone holds
+    them, built with every compiler call failing; it must be pure Python."""
+    tmp_path = tmp_path_factory.mktemp("fresh-wheel")
     # A copy of the sources that git tracks (and the ones not yet added), without build
-    # outputs or virtual environments, so the install sees what a fresh clone holds.
+    # outputs or virtual environments, so the build sees what a fresh clone holds.
     source = tmp_path / "meeple"
     shutil.copytree(
         ROOT,
@@ -44,22 +67,27 @@ def fresh_venv(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
             ".venv", ".git", "*.so", "*.c", "build", "*.egg-info", "__pycache__", ".*_cache"
         ),
     )
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV"}
-    }
-    env |= {"CC": "/bin/false", "CXX": "/bin/false", "LDSHARED": "/bin/false"}
-    return source, env_dir, env
+    # pip builds it in an isolated build environment of its own (setuptools from the index),
+    # so the interpreter that runs pip lends the build nothing.
+    built = run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", "dist", str(source)],
+        no_compiler_env(),
+        tmp_path,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheels = list((tmp_path / "dist").glob("meeple-*.whl"))
+    assert len(wheels) == 1, wheels
+    # Nothing compiled in it: a pure Python wheel for any platform.
+    assert wheels[0].name.endswith("-py3-none-any.whl"), wheels[0].name
+    return wheels[0]
 
 
 @pytest.mark.slow
-def test_a_fresh_install_builds_nothing_and_plays(tmp_path: Path) -> None:
-    source, env_dir, env = fresh_venv(tmp_path)
-    python = env_dir / "bin" / "python"
-    install = run([str(python), "-m", "pip", "install", "--quiet", str(source)], env, tmp_path)
+def test_a_fresh_install_builds_nothing_and_plays(tmp_path: Path, wheel: Path) -> None:
+    env = no_compiler_env()
+    env_dir = tmp_path / "venv"
+    python = fresh_venv(env_dir)
+    install = run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], env, tmp_path)
     assert install.returncode == 0, install.stdout + install.stderr
     # Nothing compiled came with it, and no extra.
     probe = run(
@@ -91,13 +119,16 @@ def test_a_fresh_install_builds_nothing_and_plays(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_fresh_install_with_the_server_extra_serves_the_browser_client(tmp_path: Path) -> None:
+def test_a_fresh_install_with_the_server_extra_serves_the_browser_client(
+    tmp_path: Path, wheel: Path
+) -> None:
     """What ``./scripts/serve`` does, in a non-editable install: the client's files travel in
     the package (package data), and ``meeple serve`` serves them next to the API."""
-    source, env_dir, env = fresh_venv(tmp_path)
-    python = env_dir / "bin" / "python"
+    env = no_compiler_env()
+    env_dir = tmp_path / "venv"
+    python = fresh_venv(env_dir)
     install = run(
-        [str(python), "-m", "pip", "install", "--quiet", f"{source}[server]"], env, tmp_path
+        [str(python), "-m", "pip", "install", "--quiet", f"{wheel}[server]"], env, tmp_path
     )
     assert install.returncode == 0, install.stdout + install.stderr
     with socket.socket() as sock:

@@ -607,3 +607,31 @@ def test_two_people_taking_a_rooms_last_seat_through_two_workers_do_not_both_get
         assert answers == [200, 409], answers
         seated = Client(a).get(f"/api/rooms/{room['id']}").json()["players"][1]["account"]
         assert seated in {t.account["id"] for t in takers if t.account is not None}
+
+
+def test_a_rematch_asked_for_through_two_workers_at_once_is_one_room(
+    workers: list[Server], database: str
+) -> None:
+    """Both players of a finished match ask for a rematch at the same moment, one through
+    each worker: both get the same new room."""
+    a, b = workers
+    host, guest = Client(a).guest("Again Host"), Client(a).guest("Again Guest")
+    match_id = _room(host, guest, "maatatahay", None)
+    # Finished behind the server's back: the rematch reads only the stored status.
+    _rows(database, "UPDATE matches SET status = 'over' WHERE id = $1", match_id)
+    through_b = Client(b)
+    through_b.token = guest.token
+    barrier = threading.Barrier(2)
+
+    def ask(client: Client) -> dict[str, Any]:
+        barrier.wait()
+        reply = client.post(f"/api/rooms/rematch/{match_id}")
+        assert reply.status_code == 201, reply.text
+        room: dict[str, Any] = reply.json()
+        return room
+
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(ask, [host, through_b])
+    assert first["id"] == second["id"] and first["status"] == "waiting"
+    rows = _rows(database, "SELECT rematch_id FROM rematches WHERE match_id = $1", match_id)
+    assert [row["rematch_id"] for row in rows] == [first["id"]]

@@ -223,3 +223,15 @@ class RankedTicket(Base):
     joined: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     match_id: Mapped[str | None] = mapped_column(String(24))
     seat: Mapped[int | None] = mapped_column(Integer)
+
+
+class Rematch(Base):
+    """The room (or solo match) a finished match's rematch opened: asked for again, by
+    another of its players or through another worker, it is the same one."""
+
+    __tablename__ = "rematches"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    rematch_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))

@@ -27,6 +27,7 @@ from meeple.server.models import (
     MatchAction,
     MatchSeat,
     RankedLeaver,
+    Rematch,
     Token,
     utcnow,
 )
@@ -460,6 +461,16 @@ class SqlMatchStore:
                 query = query.where(Match.public == public)
             found = (await session.execute(query.order_by(Match.created_at))).scalars()
             return [await self._load(session, match) for match in list(found)]
+
+    async def rematch_of(self, match_id: str) -> str | None:
+        """The id of the room or match a finished match's rematch opened, if it has one."""
+        async with self._sessions() as session:
+            found = await session.get(Rematch, match_id)
+            return None if found is None else found.rematch_id
+
+    async def set_rematch(self, match_id: str, rematch_id: str) -> None:
+        async with self._sessions() as session, session.begin():
+            session.add(Rematch(match_id=match_id, rematch_id=rematch_id))
 
     async def room_by_code(self, code: str) -> StoredMatch | None:
         async with self._sessions() as session:

@@ -109,7 +109,6 @@ class Rooms:
         self.store = store
         self.matches = matches
         self._lock = asyncio.Lock()
-        self._rematches: dict[str, str] = {}
         self._watchers: dict[str, set[RoomWatcher]] = {}
         if matches.cluster is not None:
             matches.cluster.on_room(self._changed_elsewhere)
@@ -337,12 +336,12 @@ class Rooms:
     async def rematch(self, account: AccountRow, match_id: str) -> StoredMatch:
         """The same table again once a match is over: a solo match starts at once; a room
         opens with the same seats, the caller as host, the people to get ready again.
-        Asked twice (by two players), it gives the same new match.
+        Asked twice (by two players, through any worker), it gives the same new match.
 
         Raises:
             RoomError: ``match/unknown``, ``match/not_over``, ``room/not_seated``.
         """
-        async with self._lock:
+        async with self._lock, self._changing(f"rematch:{match_id}"):
             old = await self.store.load_match(match_id)
             if old is None or old.status not in ("playing", "over"):
                 raise RoomError(404, "match/unknown", f"no match {match_id[:40]!r}")
@@ -350,7 +349,7 @@ class Rooms:
                 raise RoomError(403, "room/not_seated", "only the players ask for a rematch")
             if old.status != "over":
                 raise RoomError(409, "match/not_over", "the match is still being played")
-            again = self._rematches.get(match_id)
+            again = await self.store.rematch_of(match_id)
             if again is not None:
                 found = await self.store.load_match(again)
                 if found is not None:
@@ -373,7 +372,7 @@ class Rooms:
                 deadline=None,
             )
             await self.store.create_match(room)
-            self._rematches[match_id] = room.id
+            await self.store.set_rematch(match_id, room.id)
             if solo:
                 await self.matches.begin(room)
             return room

@@ -8,6 +8,9 @@ import os
 import pytest
 from hypothesis import settings
 
+# Helpers whose asserts are the tests' own: pytest rewrites them to show the values compared.
+pytest.register_assert_rewrite("tests.games.from_view_checks")
+
 settings.register_profile("ci", deadline=None, max_examples=50, derandomize=True, database=None)
 settings.register_profile("dev", deadline=None, max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

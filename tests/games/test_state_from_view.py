@@ -5,143 +5,61 @@ reaches: for a state ``s`` and each seat ``k``, ``t = state_from_view(game, s.vi
 seed)`` shows ``k`` the same view, gives ``k`` the same legal actions and has the same
 deciding seats; and a searching bot can decide on ``t``. Views that are malformed or that no
 position gives are refused with one typed error that names the field.
+
+Here the property holds at 30 positions spread over one random match of each configuration
+and at any prefix Hypothesis draws; tests/games/test_state_from_view_whole_matches.py holds
+it at every position of three whole matches (a file of its own, so that pytest-xdist can run
+the two side by side). The configurations and the check are in
+tests/games/from_view_checks.py.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.games.from_view_checks import (
+    CONFIGS,
+    Config,
+    check_random_matches,
+    check_same_for_the_seat,
+    random_positions,
+    shipped,
+    wire,
+)
 from tests.toygames import ToyTricks
 
-import meeple.games
 from meeple.ai import Budget, MctsBot, make_bot
 from meeple.core import (
     JSON,
     Game,
     GameError,
-    GameInfo,
-    InvalidOptions,
     InvalidSeat,
     InvalidView,
     NoStateFromView,
     State,
-    game_class,
     kit_for,
     load_game,
-    registered,
     state_from_view,
 )
 from meeple.testing.strategies import hostile_values, playout_prefixes, seeds
 
 
-def _shipped() -> list[GameInfo]:
-    prefix = meeple.games.__name__ + "."
-    return [info for info in registered() if game_class(info.id).__module__.startswith(prefix)]
-
-
-class Config(NamedTuple):
-    game_id: str
-    seats: int
-    options: dict[str, Any]
-
-    def __str__(self) -> str:
-        options = ",".join(f"{k}={v}" for k, v in self.options.items())
-        return f"{self.game_id}-{self.seats}p" + (f"-{options}" if options else "")
-
-    def game(self) -> Game:
-        return load_game(self.game_id, self.seats, self.options)
-
-
-def _configs() -> list[Config]:
-    """Every shipped game (each rules version) at every seat count, and each option's other
-    values at the fewest seats that take them."""
-    configs = []
-    for info in _shipped():
-        for seats in range(info.min_seats, info.max_seats + 1):
-            configs.append(Config(info.id, seats, {}))
-        for spec in info.options:
-            values = list(spec.choices or ()) if spec.choices else []
-            if spec.choices is None and isinstance(spec.default, bool):
-                values = [not spec.default]
-            for value in values:
-                if value == spec.default:
-                    continue
-                for seats in range(info.min_seats, info.max_seats + 1):
-                    try:
-                        load_game(info.id, seats, {spec.name: value})
-                    except InvalidOptions:
-                        continue
-                    configs.append(Config(info.id, seats, {spec.name: value}))
-                    break
-    return configs
-
-
-CONFIGS = _configs()
-
-
-def _wire(view: JSON) -> JSON:
-    """The view as a client reads it off the socket."""
-    loaded: JSON = json.loads(json.dumps(view))
-    return loaded
-
-
-def check_same_for_the_seat(state: State, seat: int, seed: int) -> State:
-    """The key property at one position for one seat; the built state."""
-    view = state.view(seat)
-    built = state_from_view(state.game, _wire(view), seat, seed)
-    assert built.view(seat) == view
-    assert built.legal_actions(seat) == state.legal_actions(seat)
-    assert built.deciding_seats() == state.deciding_seats()
-    assert built.outcome() == state.outcome()
-    return built
-
-
-def _random_positions(game: Game, seed: int, most: int = 40) -> list[State]:
-    """Every position of a random match (at most ``most``, evenly spread, always the first
-    and the last)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    positions = [state.clone()]
-    while not state.is_terminal():
-        seat = rng.choice(state.deciding_seats())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-        positions.append(state.clone())
-    if len(positions) <= most:
-        return positions
-    step = len(positions) / (most - 1)
-    return [positions[int(i * step)] for i in range(most - 1)] + [positions[-1]]
-
-
 def test_every_shipped_game_builds_states_from_views():
     assert CONFIGS, "importing meeple.games registered no game"
-    for info in _shipped():
+    for info in shipped():
         assert kit_for(info).from_view is not None, info.id
-
-
-def _check_random_matches(config: Config, matches: int, most: int) -> None:
-    game = config.game()
-    for match in range(matches):
-        for position in _random_positions(game, 1000 * match + len(str(config)), most):
-            for seat in range(game.seats):
-                check_same_for_the_seat(position, seat, seed=match)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_state_from_view_shows_the_seat_the_same_view_legal_actions_and_deciding_seats(
     config: Config,
 ):
-    _check_random_matches(config, matches=1, most=30)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("config", CONFIGS, ids=str)
-def test_state_from_view_holds_at_every_position_of_whole_random_matches(config: Config):
-    _check_random_matches(config, matches=3, most=10_000)
+    check_random_matches(config, matches=1, most=30)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,7 +74,7 @@ def test_state_from_view_holds_for_any_prefix_of_any_configuration(data: st.Data
 
 def _deciding_positions(game: Game, seed: int, count: int) -> list[tuple[State, int]]:
     """``count`` positions of a random match spread over it, each with a seat that decides."""
-    positions = [p for p in _random_positions(game, seed) if not p.is_terminal()]
+    positions = [p for p in random_positions(game, seed) if not p.is_terminal()]
     step = max(1, len(positions) // count)
     return [(p, p.deciding_seats()[seed % len(p.deciding_seats())]) for p in positions[::step]][
         :count
@@ -167,7 +85,7 @@ def _deciding_positions(game: Game, seed: int, count: int) -> list[tuple[State, 
 def test_a_searching_bot_decides_on_a_state_built_from_a_view(config: Config):
     game = config.game()
     for state, seat in _deciding_positions(game, seed=3, count=4):
-        built = state_from_view(game, _wire(state.view(seat)), seat, seed=11)
+        built = state_from_view(game, wire(state.view(seat)), seat, seed=11)
         bot = make_bot("mcts-easy", seed=5)
         assert isinstance(bot, MctsBot)
         action = bot.search(built, seat, Budget(12)).action
@@ -220,7 +138,7 @@ def _a_view(game_id: str = "maatatahay", seats: int = 2) -> tuple[Game, JSON]:
     for _ in range(7):
         seat = rng.choice(state.deciding_seats())
         state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return game, _wire(state.view(0))
+    return game, wire(state.view(0))
 
 
 def test_a_game_without_a_builder_is_refused_with_a_typed_error():
@@ -267,7 +185,7 @@ def test_a_view_of_another_game_or_seat_is_refused():
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_any_damage_to_a_view_is_refused_as_a_game_error_never_a_crash(data: st.DataObject):
-    game_id = data.draw(st.sampled_from(sorted({info.name for info in _shipped()})))
+    game_id = data.draw(st.sampled_from(sorted({info.name for info in shipped()})))
     game, view = _a_view(game_id, 2)
     target: Any = view
     path = []
@@ -289,4 +207,4 @@ def test_any_damage_to_a_view_is_refused_as_a_game_error_never_a_crash(data: st.
     except GameError as refused:
         assert "\n" not in str(refused)
         return
-    assert _wire(built.view(0)) == view  # a change the view allows (another possible position)
+    assert wire(built.view(0)) == view  # a change the view allows (another possible position)

@@ -59,9 +59,9 @@ ROOM_CHANNEL = "meeple:room"
 RESEND_AFTER = 2.0
 """Seconds a forwarded connection waits for its first frame before it is sent again."""
 OVERDUE_ROUNDS = 3
+"""Claim periods an orphaned match waits for the worker it hashes to before anyone takes it."""
 EXCLUSIVE_POLL = 0.01
 """Seconds between tries of a lock another worker holds for a short change."""
-"""Claim periods an orphaned match waits for the worker it hashes to before anyone takes it."""
 
 HELD_LOCKS = text(
     "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "

@@ -42,8 +42,8 @@ PLAYED = ("playing", "over")
 MasterHook = Callable[[MatchMaster], Awaitable[None]]
 """Called as this process becomes a match's master, once the master has started."""
 LostHook = Callable[[str], None]
-"""Called as this process stops mastering a match still being played (another worker
-claimed it, or the server closes)."""
+"""Called as this process stops mastering a match still being played because another
+worker claimed it (this one lost its lease connection meanwhile)."""
 
 
 def new_match_id() -> str:

@@ -387,8 +387,16 @@ class Ranked:
                     )
                 )
             ).all()
-        ticket = Ticket(account, row.game_id, row.seats, dict(row.options), row.mu, row.wait)
-        ticket.faction, ticket.joined = row.faction, row.joined
+        ticket = Ticket(
+            account,
+            row.game_id,
+            row.seats,
+            dict(row.options),
+            row.mu,
+            row.wait,
+            row.faction,
+            row.joined,
+        )
         now = utcnow()
         return {
             "status": "queued",

@@ -7,14 +7,18 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from meeple.server.models import RankedLeaver
-from tests.server.conftest import Client, Server
+from tests.server.conftest import BACKENDS, Client, Server, run_pg
 from tests.server.test_live import play_out
 
 
@@ -250,11 +254,35 @@ def _away(socket: Any, seat: int) -> None:
         pass
 
 
-def test_a_leaver_stays_last_place_across_a_server_restart(server: Server) -> None:
+@pytest.fixture(params=BACKENDS)
+def patient_server(
+    request: pytest.FixtureRequest, tmp_path: Path, postgres_database: str
+) -> Iterator[Server]:
+    """A server of its own (a fresh database) whose grace period is 5 s (250 s scaled by
+    0.02): after a restart every seat's grace period starts afresh, and on a busy machine
+    1.2 s was not always enough for a player to reconnect before bots had played both seats
+    to the end."""
+    name = f"meeple_leavers_{uuid.uuid4().hex[:12]}"
+    if request.param == "postgres":
+        run_pg(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'meeple.db'}"
+    running = Server(url, tmp_path, env={"MEEPLE_GRACE_SECONDS": "250"}).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        if request.param == "postgres":
+            run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_leaver_stays_last_place_across_a_server_restart(patient_server: Server) -> None:
+    server = patient_server
     stays, leaves, match_id, mine, theirs = _ranked_pair(server, "Stays On", "Walks Off")
     with leaves.socket(match_id) as gone:
         assert gone.recv()["type"] == "snapshot"
-    # Gone past the grace period (1.2 s here): the bot takes the seat over, and it is stored.
+    # Gone past the grace period (5 s here): the bot takes the seat over, and it is stored.
     with stays.socket(match_id) as socket:
         _away(socket, theirs)
     _until_stored(server, match_id, {theirs})

@@ -47,6 +47,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -89,6 +90,10 @@ WIDEN_PER_SECOND = 0.5
 DEFAULT_WAIT = 300.0
 MAX_WAIT = 3600.0
 TIMER = MODES["ranked"].default_timer
+PAIR_EVERY = 0.5
+"""Seconds between two pairings a worker runs for people asking where they stand (each one
+queueing pairs at once): a thousand people asking every second cost two a second, not a
+thousand."""
 
 
 class RankedError(Exception):
@@ -263,6 +268,7 @@ class Ranked:
         self._lock = asyncio.Lock()
         self._rating = asyncio.Lock()
         self._watching: dict[str, asyncio.Task[None]] = {}
+        self._paired_at = -PAIR_EVERY
         # Every ranked match mastered here, from startup on, and only those: a worker that
         # forwards to another's master neither watches nor rates.
         matches.on_master(self._follow, self._unfollow)
@@ -361,7 +367,8 @@ class Ranked:
     async def status(self, account: AccountRow) -> dict[str, Any]:
         """Where the caller stands: ``none``, ``queued``, ``matched`` or ``timeout``."""
         async with self._lock:
-            await self._pair()
+            if time.monotonic() - self._paired_at >= PAIR_EVERY:
+                await self._pair()
         async with self.sessions() as session:
             row = await session.get(RankedTicket, account.id)
             if row is None:
@@ -417,6 +424,7 @@ class Ranked:
         pairing right now are left to it. The matches formed and the tickets marked
         ``matched`` are committed together, then each match begins here."""
         now = utcnow()
+        self._paired_at = time.monotonic()
         formed: list[StoredMatch] = []
         async with self.sessions() as session, session.begin():
             found = (

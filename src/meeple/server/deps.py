@@ -72,9 +72,6 @@ def error(
 # -- rate limits ---------------------------------------------------------------------------
 
 
-GUESTS_PATH = "/api/guests"
-
-
 def limits(connection: HTTPConnection) -> Limits:
     """The app's limiters, built from its settings on first use (they live as long as the
     app: one set per server process)."""
@@ -118,11 +115,7 @@ async def login_allowed(request: Request) -> None:
 
 async def guest_allowed(request: Request) -> None:
     """New guests: so many a minute per client address (each is an account and a login, and
-    costs a row in the database). Only ``POST /api/guests`` is counted: this check is
-    attached to the accounts router as a whole (see :func:`meeple.server.app.create_app`)."""
-    route = request.scope.get("route")
-    if getattr(route, "path", None) != GUESTS_PATH or request.method != "POST":
-        return
+    costs a row in the database)."""
     try:
         spend((limits(request).guests, client_address(request)), what="guests from this address")
     except RateLimited as refused:

@@ -15,7 +15,14 @@ from meeple.server.auth import (
     new_token,
     token_hash,
 )
-from meeple.server.deps import AccountDep, LoginLimit, ServicesDep, error, request_token
+from meeple.server.deps import (
+    AccountDep,
+    GuestLimit,
+    LoginLimit,
+    ServicesDep,
+    error,
+    request_token,
+)
 from meeple.server.repository import AccountRow, NameTaken
 from meeple.server.services import Services
 
@@ -108,7 +115,7 @@ async def logout(request: Request, services: ServicesDep, response: Response) ->
     response.delete_cookie(services.settings.cookie_name)
 
 
-@router.post("/guests", status_code=status.HTTP_201_CREATED)
+@router.post("/guests", status_code=status.HTTP_201_CREATED, dependencies=[GuestLimit])
 async def guest(body: GuestIn, services: ServicesDep, response: Response) -> LoginOut:
     """Play without an account: a guest with a display name and a login like any other."""
     account = await services.accounts.create(

@@ -23,7 +23,7 @@ import pytest
 
 import meeple
 import meeple.games  # registers the games
-from meeple.core import load_game, registered
+from meeple.core import State, load_game, registered
 from meeple.core.compiled import COMPILED_MODULES, compiled_modules, is_compiled
 
 REPO = Path(__file__).resolve().parents[1]
@@ -130,3 +130,17 @@ def test_weak_references_to_states_die_with_them(game_id: str, seats: int) -> No
     assert all(ref() is None for ref in refs)
     assert len(died) == len(refs) == 2 * step
     assert not list(alive.items()) and len(alive) == 0
+
+
+def test_isinstance_tells_the_games_states_apart() -> None:
+    """mypyc builds a compiled class without ``ABCMeta``, so each state class sets up its
+    own ``isinstance`` records (``meeple.core.compiled.abc_bookkeeping``): a state is an
+    instance of its own class and of ``State`` only, and asking about another game's class
+    leaves ``State``'s answers (and so ``==``) as they were."""
+    states = [load_game(name, 2).new_initial_state(1) for name in ("maatatahay", "manafields")]
+    states.append(load_game("maiterra", 4).new_initial_state(1))
+    for state in states:
+        for other in states:
+            assert isinstance(state, type(other)) == (state is other)
+            assert isinstance(state, State)
+        assert state.clone() == state

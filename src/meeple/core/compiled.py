@@ -10,6 +10,7 @@ imports the modules it names.
 
 from __future__ import annotations
 
+import abc
 import json
 import sys
 from collections.abc import Callable
@@ -53,6 +54,20 @@ else:
         ``mypy_extensions.mypyc_attr``, the name mypy resolves this one to); at run time it
         changes nothing, so the pure build needs no mypy_extensions."""
         return lambda cls: cls
+
+
+def abc_bookkeeping(cls: type) -> None:
+    """Give ``cls``, a class derived from an abstract base class, its own ``isinstance``
+    bookkeeping where it lacks it (call it after the class, at module level).
+
+    ``ABCMeta`` sets that up when it creates a class; mypyc builds a compiled class from a
+    template and never calls it, so a compiled state class would answer ``isinstance`` with
+    its base's records (every ``State`` is then a ``MaatatahayState``) and write its answers
+    into them (``isinstance(state, State)`` turns false for a class once asked about another
+    game's). A class that ``ABCMeta`` made (the pure build) is left as it is."""
+    if "_abc_impl" not in cls.__dict__:
+        abc_init = getattr(abc, "_abc_init")  # noqa: B009 (private to abc; not in its stubs)
+        abc_init(cls)
 
 
 EXTENSION_SUFFIXES = (".so", ".pyd")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from meeple.core.compiled import mypyc_attr
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _HEX = frozenset("0123456789abcdef")
@@ -35,6 +37,8 @@ def _splitmix(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
+# Tests script dice with a plain Python subclass (which a compiled class otherwise refuses).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rng:
     """SplitMix64 with unbiased bounded draws; its whole state is one integer."""
 

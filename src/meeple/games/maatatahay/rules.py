@@ -21,7 +21,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.core.compiled import mypyc_attr
+from meeple.core.compiled import abc_bookkeeping, mypyc_attr
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
@@ -775,3 +775,6 @@ class MaatatahayState(State):
 
     def _describe_action(self, seat: Seat, action: Action) -> str:
         return self.game.describe_move(self, seat, action)
+
+
+abc_bookkeeping(MaatatahayState)  # the compiled class lacks its own (meeple.core.compiled)

@@ -21,7 +21,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.core.compiled import mypyc_attr
+from meeple.core.compiled import abc_bookkeeping, mypyc_attr
 from meeple.core.errors import IllegalAction
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event, Outcome
@@ -731,6 +731,9 @@ class MaiterraState(State):
 
     def _describe_action(self, seat: Seat, action: Action) -> str:
         return self.game.describe_move(self, seat, action)
+
+
+abc_bookkeeping(MaiterraState)  # the compiled class lacks its own (meeple.core.compiled)
 
 
 def march_part(stack: list[int], part: int) -> tuple[int, int] | None:

@@ -75,8 +75,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = {"code": "request/invalid", "message": "; ".join(problems)[:500]}
         return JSONResponse({"detail": detail}, status_code=422)
 
-    # Guest creation is limited per address; the check counts POST /api/guests only (it
-    # belongs on that route in routes/accounts.py, and is attached here until it is there).
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(matches.router)

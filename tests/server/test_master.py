@@ -68,14 +68,13 @@ def test_an_action_is_stored_before_it_is_acknowledged() -> None:
         seat0, seat1 = FakeConnection(0, store), FakeConnection(1, store)
         await master.attach(seat0)
         await master.attach(seat1)
-        action = seat0.frames[0]["legal"][0]["id"]
+        offered = seat0.frames[0]["legal"][0]
+        action = offered["id"]
         await master.receive(seat0, json.dumps({"type": "action", "action": action, "version": 0}))
         ack = seat0.frames[1]
         assert ack["type"] == "update" and ack["version"] == 1
-        assert ack["ack"] == {
-            "action": {"id": action, "text": ack["ack"]["action"]["text"]},
-            "ref": None,
-        }
+        # Worded as it was offered: in the position the action was played in.
+        assert ack["ack"] == {"action": offered, "ref": None}
         assert "ack" not in seat1.frames[1]  # only the sender's copy acknowledges
         # The store held the action when its update (the sender's, with the ack) was sent.
         assert seat0.stored_when_received[1] == 1

@@ -224,10 +224,13 @@ class Matches:
     def _forget_finished(self) -> None:
         if len(self._masters) < FORGET_ABOVE:
             return
+        # A match whose lock this worker still holds stays until the lock goes back: the
+        # cluster lets go only of the finished matches it finds in memory.
+        owned: set[str] = set() if self.cluster is None else self.cluster.owned
         for match_id, master in list(self._masters.items()):
             # The stored status, not the engine's is_terminal(): this walks every live match
             # on each lookup, a thousand of them under load.
-            if master.match.status == "over" and not master.connections:
+            if master.match.status == "over" and not master.connections and match_id not in owned:
                 del self._masters[match_id]
 
     async def create_solo(

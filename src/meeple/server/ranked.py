@@ -32,7 +32,8 @@ BGA, coming back and finishing is what counts); leaving again past the grace per
 them one again. Coming back after the end changes nothing. Leavers are stored
 (``ranked_leavers``) as the bot takes a seat over and dropped as its player comes back, so a
 server restart forgets none: a match is rated from the stored leavers, also one that ended
-while the server was down (rated on the next queue, leaderboard or ratings request).
+while the server was down (rated on the next leaderboard or ratings request, or as the
+next ranked match mastered by that worker ends).
 
 With many workers, the worker mastering a ranked match watches it (it follows every match
 it becomes the master of: :meth:`Matches.on_master`) and rates it when it ends, keeping the
@@ -514,7 +515,7 @@ class Ranked:
             self._watching.pop(match_id, None)
         try:
             await self.settle()
-        except Exception:  # the next queue, leaderboard or ratings request rates it
+        except Exception:  # the next leaderboard or ratings request rates it
             log.exception("rating ranked match %s failed", match_id)
         finally:
             self.matches.let_go(match_id)
@@ -549,9 +550,10 @@ class Ranked:
 
     async def _rate_once(self, match_id: str) -> bool:
         """Rate a finished match, unless another worker's master still holds its lock (it
-        rates the match itself); whether it was rated now."""
+        rates the match itself); whether it was rated now. Held here already or not at all:
+        a finished match merely read into memory here (its page opened) is not held."""
         cluster = self.matches.cluster
-        if cluster is None or self.matches.mastered(match_id) is not None:
+        if cluster is None or match_id in cluster.owned:
             return await self._rate(match_id, await self.store.ranked_leavers(match_id))
         if not await cluster.claim(match_id):
             return False

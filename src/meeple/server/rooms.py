@@ -208,7 +208,10 @@ class Rooms:
         await self.store.save_room(room)
         await self._tell(room)
         if self.matches.cluster is not None:
-            await self.matches.cluster.room_changed(room.id)
+            try:
+                await self.matches.cluster.room_changed(room.id)
+            except Exception:  # stored: the request stands, other workers' watchers miss it
+                log.exception("room %s: telling the other workers failed", room.id)
 
     async def _changed_elsewhere(self, room_id: str) -> None:
         """Another worker changed a room: its watchers here are told, if it has any."""

@@ -165,6 +165,7 @@ class Tally:
     """Round trips in seconds and counts, for one kind of server."""
 
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter of each round trip's send
     messages: int = 0
     matches: int = 0
     errors: int = 0
@@ -259,6 +260,7 @@ async def play_match(  # noqa: PLR0917 (a match and what it needs)
             continue
         if sent is not None and frame["version"] >= sent[1]:
             tally.latencies.append(now - sent[0])
+            tally.sent_at.append(sent[0])
             sent = None
         if frame.get("outcome") is not None or now >= clock.until:
             tally.matches += frame.get("outcome") is not None
@@ -266,6 +268,11 @@ async def play_match(  # noqa: PLR0917 (a match and what it needs)
         if sent is None and seat in frame["deciding"] and frame["legal"]:
             if rate is not None:
                 await asyncio.sleep(rng.expovariate(rate))
+                if time.perf_counter() >= clock.until:
+                    # The window closed while this client thought. A round trip sent now
+                    # would be timed while the other clients close their sockets (a
+                    # thousand closes at once), which is not the load being measured.
+                    return
             action = rng.choice(frame["legal"])["id"]
             message = {"type": "action", "action": action, "version": frame["version"]}
             sent = (time.perf_counter(), frame["version"] + 1)
@@ -333,6 +340,8 @@ async def echoer(url: str, rate: float | None, clock: Clock, tally: Tally, seed:
         while time.perf_counter() < clock.until:
             if rate is not None:
                 await asyncio.sleep(rng.expovariate(rate))
+                if time.perf_counter() >= clock.until:
+                    break  # the window closed while this client thought: send nothing more
             start = time.perf_counter()
             await ws.send(payload)
             await ws.recv()
@@ -365,6 +374,9 @@ async def run_servers(
     data_dir = Path(tempfile.mkdtemp(prefix="meeple-load-"))
     port, echo_port, fastapi_port = free_port(), free_port(), free_port()
     env = {**os.environ, "MEEPLE_DATA_DIR": str(data_dir)}
+    # Every load client is a guest from 127.0.0.1: the per-address guest limit would refuse
+    # all but the first few dozen.
+    env.update(MEEPLE_GUESTS_PER_MINUTE="1000000", MEEPLE_GUESTS_BURST="1000000")
     command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "1"]
     if args.profile:
         command[1:3] = ["-c", PROFILED.format(out=str(args.profile))]
@@ -414,6 +426,13 @@ async def run_servers(
             trips = results[name]["round_trips"] or 1
             cpu_ms = 1000 * results[name]["server_cores"] * elapsed / trips
             results[name]["server_cpu_ms_per_round_trip"] = round(cpu_ms, 3)
+            if args.latencies is not None and name == "meeple":
+                # One line a round trip: seconds into the window it was sent, its latency in ms.
+                path = args.latencies.with_name(f"{args.latencies.stem}-{name}.csv")
+                rows = sorted(zip(tally.sent_at, tally.latencies, strict=True))
+                path.write_text(
+                    "".join(f"{at - clock.started:.4f},{1000 * ms:.2f}\n" for at, ms in rows)
+                )
         for name in ("echo", "fastapi"):
             if "meeple" in results and name in results:
                 rate = results[name]["per_second"] or 1.0
@@ -464,6 +483,12 @@ def main() -> None:
         "--profile", type=Path, default=None, help="run the server under cProfile, write here"
     )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument(
+        "--latencies",
+        type=Path,
+        default=None,
+        help="write each meeple round trip (its send in the window, s; its latency, ms) as CSV",
+    )
     args = parser.parse_args()
     if args.workers is not None and args.workers < 1:
         parser.error("--workers takes 1 or more")

@@ -177,9 +177,11 @@ def test_the_event_log_names_seats_and_units(page: Page) -> None:
     named = page.evaluate(
         """async () => {
           const board = await import('/static/boards/manafields.js');
-          const units = Array.from({length: 12}, (_, n) => ({name: `Unit ${n}`, slot: 'ABCDEFGHIJKL'[n]}));
+          const units = Array.from(
+            {length: 12}, (_, n) => ({name: `Unit ${n}`, slot: 'ABCDEFGHIJKL'[n]}));
           const ctx = {players: [{seat: 0, name: 'Ana'}], seat: 0, view: {units}};
-          return board.describeEvent({kind: 'move', seat: 0, unit: 4, from: 'b2', to: 'b7', cost: 1}, ctx);
+          const move = {kind: 'move', seat: 0, unit: 4, from: 'b2', to: 'b7', cost: 1};
+          return board.describeEvent(move, ctx);
         }"""
     )
     assert named == "Ana: Unit 4 (E) moves b2 → b7 (1 OP)"

@@ -132,9 +132,9 @@ class Ticket:
         return BASE_RANGE + WIDEN_PER_SECOND * self.waited(now)
 
     @classmethod
-    def of(cls, row: RankedTicket, account: Account) -> Ticket:
+    def of(cls, row: RankedTicket, account: AccountRow) -> Ticket:
         return cls(
-            AccountRow(account.id, account.name, account.display_name, account.kind),
+            account,
             row.game_id,
             row.seats,
             dict(row.options),
@@ -395,16 +395,7 @@ class Ranked:
                     )
                 )
             ).all()
-        ticket = Ticket(
-            account,
-            row.game_id,
-            row.seats,
-            dict(row.options),
-            row.mu,
-            row.wait,
-            row.faction,
-            row.joined,
-        )
+        ticket = Ticket.of(row, account)
         now = utcnow()
         return {
             "status": "queued",
@@ -440,7 +431,9 @@ class Ranked:
             rows: dict[int, RankedTicket] = {}
             tickets: list[Ticket] = []
             for row, account in found:
-                ticket = Ticket.of(row, account)
+                ticket = Ticket.of(
+                    row, AccountRow(account.id, account.name, account.display_name, account.kind)
+                )
                 if ticket.waited(now) > ticket.wait:
                     row.status = "timeout"
                     continue

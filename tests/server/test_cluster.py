@@ -308,6 +308,59 @@ def test_a_killed_workers_timed_match_is_claimed_and_its_timer_rings(
     a.restart()
 
 
+def _all_stored(database: str, match_id: str, acked: dict[int, tuple[int, int]]) -> None:
+    """Every acknowledged action is stored, once, under its version; nothing is missing."""
+    stored = _stored(database, match_id)
+    assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1)), match_id
+    for version, (seat, action) in acked.items():
+        assert stored[version - 1] == (version, seat, action), (match_id, version)
+
+
+def test_a_worker_killed_mid_match_in_every_game_leaves_every_match_going_on(
+    workers: list[Server], database: str
+) -> None:
+    """Worker a masters a match of each game (Maatatahay, Manafields, Maiterra), each played
+    with one seat on a and one on b; a is SIGKILLed in the middle of all three. Worker b claims
+    every one from the database: each acknowledged action is stored once, the seat that was
+    on a reconnects to b with what it missed, and every match goes on."""
+    a, b = workers
+    rng = random.Random(11)
+    tables = []
+    for game in ("maatatahay", "manafields", "maiterra"):
+        host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+        match_id = _room(host, guest, game, None)  # begun, and so mastered, by worker a
+        on_b = Client(b)
+        on_b.token = host.token
+        first, second = on_b.socket(match_id), guest.socket(match_id)
+        first.recv()
+        second.recv()
+        acked: dict[int, tuple[int, int]] = {}
+        for _ in range(3):
+            version, seat, action = _act({0: first, 1: second}, rng)
+            acked[version] = (seat, action)
+        tables.append((game, match_id, guest, first, second, acked))
+    a.kill()
+    try:
+        for game, match_id, guest, first, second, acked in tables:
+            with contextlib.suppress(Exception):
+                second.close()
+            _all_stored(database, match_id, acked)
+            again = Client(b)
+            again.token = guest.token
+            with first, again.socket(match_id, f"?since={max(acked)}") as back:
+                snap = back.recv()
+                assert snap["type"] == "snapshot" and snap["version"] >= max(acked), game
+                assert [m["version"] for m in snap["missed"]] == list(
+                    range(max(acked) + 1, snap["version"] + 1)
+                ), game
+                for _ in range(2):
+                    version, seat, action = _act({0: first, 1: back}, rng)
+                    acked[version] = (seat, action)
+            _all_stored(database, match_id, acked)
+    finally:
+        a.restart()
+
+
 def test_the_whole_server_killed_and_restarted_goes_on(
     workers: list[Server], database: str
 ) -> None:

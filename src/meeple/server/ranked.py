@@ -54,6 +54,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from meeple.core import Seat, game_class, load_game, registered
@@ -557,7 +558,17 @@ class Ranked:
 
     async def _rate(self, match_id: str, leavers: set[Seat]) -> bool:
         """Rate the match from its outcome and leavers; False when it was rated already
-        (checked in the same transaction) or there is nobody to rate."""
+        (checked in the same transaction), or by another worker in the same moment (its
+        commit won: the rating history's key refused this one, nothing of it was stored; a
+        match left unrated that way is rated on the next leaderboard or ratings request), or
+        there is nobody to rate."""
+        try:
+            return await self._rate_in_one_transaction(match_id, leavers)
+        except IntegrityError:
+            log.info("match %s was rated by another worker at the same time", match_id)
+            return False
+
+    async def _rate_in_one_transaction(self, match_id: str, leavers: set[Seat]) -> bool:
         model = _model()
         async with self.sessions() as session, session.begin():
             match = await session.get(Match, match_id)

@@ -316,51 +316,6 @@ def _all_stored(database: str, match_id: str, acked: dict[int, tuple[int, int]])
         assert stored[version - 1] == (version, seat, action), (match_id, version)
 
 
-def test_a_worker_killed_mid_match_in_every_game_leaves_every_match_going_on(
-    workers: list[Server], database: str
-) -> None:
-    """Worker a masters a match of each game (Maatatahay, Manafields, Maiterra), each played
-    with one seat on a and one on b; a is SIGKILLed in the middle of all three. Worker b claims
-    every one from the database: each acknowledged action is stored once, the seat that was
-    on a reconnects to b with what it missed, and every match goes on."""
-    a, b = workers
-    rng = random.Random(11)
-    tables = []
-    for game in ("maatatahay", "manafields", "maiterra"):
-        host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
-        match_id = _room(host, guest, game, None)  # begun, and so mastered, by worker a
-        on_b = Client(b)
-        on_b.token = host.token
-        first, second = on_b.socket(match_id), guest.socket(match_id)
-        first.recv()
-        second.recv()
-        acked: dict[int, tuple[int, int]] = {}
-        for _ in range(3):
-            version, seat, action = _act({0: first, 1: second}, rng)
-            acked[version] = (seat, action)
-        tables.append((game, match_id, guest, first, second, acked))
-    a.kill()
-    try:
-        for game, match_id, guest, first, second, acked in tables:
-            with contextlib.suppress(Exception):
-                second.close()
-            _all_stored(database, match_id, acked)
-            again = Client(b)
-            again.token = guest.token
-            with first, again.socket(match_id, f"?since={max(acked)}") as back:
-                snap = back.recv()
-                assert snap["type"] == "snapshot" and snap["version"] >= max(acked), game
-                assert [m["version"] for m in snap["missed"]] == list(
-                    range(max(acked) + 1, snap["version"] + 1)
-                ), game
-                for _ in range(2):
-                    version, seat, action = _act({0: first, 1: back}, rng)
-                    acked[version] = (seat, action)
-            _all_stored(database, match_id, acked)
-    finally:
-        a.restart()
-
-
 def test_the_whole_server_killed_and_restarted_goes_on(
     workers: list[Server], database: str
 ) -> None:
@@ -688,3 +643,66 @@ def test_a_rematch_asked_for_through_two_workers_at_once_is_one_room(
     assert first["id"] == second["id"] and first["status"] == "waiting"
     rows = _rows(database, "SELECT rematch_id FROM rematches WHERE match_id = $1", match_id)
     assert [row["rematch_id"] for row in rows] == [first["id"]]
+
+
+@pytest.mark.parametrize("whole_server", [False, True], ids=["one-worker", "whole-server"])
+def test_a_kill_in_the_middle_of_a_match_of_every_game_leaves_every_match_going_on(
+    workers: list[Server], database: str, whole_server: bool
+) -> None:
+    """Worker a masters a match of each game (Maatatahay, Manafields, Maiterra), each played
+    with one seat on a and one on b; a is SIGKILLed in the middle of all three (or, with
+    ``whole_server``, both workers are, and started again). The worker left (or either, after
+    the restart) claims every match from the database: each acknowledged action is stored
+    once, the seats reconnect with what they missed, and every match goes on.
+
+    Last in this file: it leaves six matches being played, which would weigh on the
+    sharing-out test's fair shares."""
+    a, b = workers
+    rng = random.Random(11)
+    tables = []
+    for game in ("maatatahay", "manafields", "maiterra"):
+        host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+        match_id = _room(host, guest, game, None)  # begun, and so mastered, by worker a
+        on_b = Client(b)
+        on_b.token = host.token
+        first, second = on_b.socket(match_id), guest.socket(match_id)
+        first.recv()
+        second.recv()
+        acked: dict[int, tuple[int, int]] = {}
+        for _ in range(3):
+            version, seat, action = _act({0: first, 1: second}, rng)
+            acked[version] = (seat, action)
+        tables.append((match_id, host, guest, first, second, acked))
+    killed = [a, b] if whole_server else [a]
+    for server in killed:
+        server.kill()
+    try:
+        if whole_server:
+            with ThreadPoolExecutor(2) as pool:
+                list(pool.map(Server.restart, killed))
+        for match_id, host, guest, first, second, acked in tables:
+            for socket in [second, first] if whole_server else [second]:
+                with contextlib.suppress(Exception):
+                    socket.close()
+            _all_stored(database, match_id, acked)
+            seat0, seat1 = Client(b), Client(a if whole_server else b)
+            seat0.token, seat1.token = host.token, guest.token
+            since = f"?since={max(acked)}"
+            with contextlib.ExitStack() as stack:
+                # After a whole-server restart both seats connect afresh; otherwise seat 0's
+                # socket on b stays open (b sends it the new master's snapshot).
+                zero = stack.enter_context(seat0.socket(match_id, since) if whole_server else first)
+                one = stack.enter_context(seat1.socket(match_id, since))
+                for socket in [zero, one] if whole_server else [one]:
+                    snap = socket.recv()
+                    assert snap["type"] == "snapshot" and snap["version"] >= max(acked)
+                    assert [m["version"] for m in snap["missed"]] == list(
+                        range(max(acked) + 1, snap["version"] + 1)
+                    )
+                for _ in range(2):
+                    version, seat, action = _act({0: zero, 1: one}, rng)
+                    acked[version] = (seat, action)
+            _all_stored(database, match_id, acked)
+    finally:
+        if not whole_server:
+            a.restart()

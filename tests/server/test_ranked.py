@@ -288,10 +288,11 @@ def test_a_leaver_stays_last_place_across_a_server_restart(patient_server: Serve
     _until_stored(server, match_id, {theirs})
     server.kill()
     server.restart()
-    # The restarted server still knows the leaver (and the one who stays is back, should
-    # the grace period have run out before the reconnection); the match is played out and
-    # rated. Whoever won (the leaver's bot, likely, against random moves) the leaver is last.
+    # The restarted server still knows the leaver: its bot plays on at once, with no fresh
+    # grace period (the snapshot says the seat is away); the match is played out and rated.
+    # Whoever won (the leaver's bot, likely, against random moves) the leaver is last.
     with stays.socket(match_id) as socket:
+        assert theirs in socket.recv()["away"]
         _until_stored(server, match_id, {theirs})
         final = play_out_frame(socket, mine)
     assert final is not None

@@ -105,6 +105,23 @@ def test_back_before_the_end_is_no_leaver_and_leaving_again_is() -> None:
     asyncio.run(run())
 
 
+def test_a_stored_leaver_is_away_at_once_after_a_restart_unless_connected() -> None:
+    async def run() -> None:
+        # Rebuilt with seat 1 stored as a leaver: its bot plays on at once (no fresh grace
+        # period); a seat with a connection here is not made away.
+        master, _ = await _ranked({1})
+        zero = Player(0)
+        await master.attach(zero)
+        await master.away_now({0, 1})
+        assert master.presence.away == {1}
+        assert master.bot_of(1) is not None and master.bot_of(0) is None
+        await master.attach(Player(1))  # back: no longer away
+        assert master.presence.away == set()
+        await master.close()
+
+    asyncio.run(run())
+
+
 def test_a_stored_leaver_stays_one_after_a_restart_until_back() -> None:
     async def run() -> None:
         # Rebuilt after a restart with seat 1 stored as a leaver: nobody is away yet (the

@@ -273,6 +273,20 @@ class MatchMaster:
         if holder.account_id is not None and holder.bot is None and not self.over:
             self.presence.left(seat)
 
+    async def away_now(self, seats: Iterable[Seat]) -> None:
+        """Seats whose players had already left (stored leavers of a match rebuilt after a
+        restart or a takeover): played by their bots at once rather than after a fresh grace
+        period, while none of them has a connection here."""
+        if self.over:
+            return
+        changed = False
+        for seat in seats:
+            holder = self.match.holders[seat]
+            if holder.account_id is not None and holder.bot is None:
+                changed |= self.presence.away_now(seat)
+        if changed:
+            await self._went_away()
+
     async def _went_away(self) -> None:
         if not self.over:
             await self._presence()

@@ -313,10 +313,6 @@ class Matches:
             raise InvalidOptions(f"match {match.id} cannot be played")
         return master
 
-    def forget(self, match_id: str) -> None:
-        """Drop a waiting room's stale master, if one was loaded."""
-        self._masters.pop(match_id, None)
-
     async def close(self) -> None:
         if self.cluster is not None:
             await self.cluster.stop()

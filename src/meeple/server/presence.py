@@ -43,6 +43,17 @@ class Presence:
         self.away.add(seat)
         await self._on_away()
 
+    def away_now(self, seat: Seat) -> bool:
+        """``seat`` is known to have left before (a leaver stored before a restart): away at
+        once, no grace period, unless it has a connection here. Whether it became away."""
+        if self.grace_seconds is None or seat in self.away or self._connected(seat):
+            return False
+        task = self._grace.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        self.away.add(seat)
+        return True
+
     def returned(self, seat: Seat) -> bool:
         """The seat's player is back: no grace period, no bot. Whether it had been away."""
         task = self._grace.pop(seat, None)

@@ -280,7 +280,11 @@ class Ranked:
         from a worker that died): a ranked one is watched, its stored leavers kept."""
         if master.match.mode != "ranked" or master.over or master.id in self._watching:
             return
-        await self._watch(master, await self.store.ranked_leavers(master.id))
+        leavers = await self.store.ranked_leavers(master.id)
+        await self._watch(master, leavers)
+        # A stored leaver's bot plays on at once: its player had left before the restart or
+        # the takeover, so no fresh grace period is waited out for it.
+        await master.away_now(leavers)
 
     def _unfollow(self, match_id: str) -> None:
         """Another worker masters the match now: it watches and rates it."""

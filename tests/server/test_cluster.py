@@ -535,30 +535,49 @@ def test_a_room_changed_on_one_worker_reaches_its_watchers_on_the_other(
 
 
 def test_a_dead_workers_matches_are_shared_out_among_the_others(
-    workers: list[Server], database: str, tmp_path: Path
+    postgres_database: str, tmp_path: Path
 ) -> None:
     """A third worker masters twelve matches and is killed: the two left share them out
-    (each claims those hashing nearest to it, up to its fair share), neither takes all."""
-    a, b = workers
+    (each claims those hashing nearest to it, up to its fair share), neither takes all.
+
+    A database and two workers of its own: the module's workers master whatever matches
+    the earlier tests left being played, and the fair share counts every match being
+    played, so a worker holding many of those would rightly take few of the twelve."""
+    name = f"meeple_share_{uuid.uuid4().hex[:12]}"
+    run_pg(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    database = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
     env = {"MEEPLE_REDIS_URL": REDIS_URL, "MEEPLE_CLAIM_SECONDS": "0.2"}
-    third = Server(database, tmp_path, env=env, start_seconds=120).start()
+    servers = []
+    for part in ("a", "b", "third"):
+        (tmp_path / part).mkdir()
+        servers.append(Server(database, tmp_path / part, env=env, start_seconds=120))
+    a, b, third = servers
     try:
-        player = Client(third).guest("Many Matches")
-        made = [
-            player.solo(game="maatatahay", seat=0, bots="random", seed=n)["id"] for n in range(12)
-        ]
-        assert all(_master_of([third], database, m) is third for m in made)
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Server.start, [a, b]))
+        third.start()
+        try:
+            player = Client(third).guest("Many Matches")
+            made = [
+                player.solo(game="maatatahay", seat=0, bots="random", seed=n)["id"]
+                for n in range(12)
+            ]
+            assert all(_master_of([third], database, m) is third for m in made)
+        finally:
+            third.kill()
+        masters = [_master_of([a, b], database, m) for m in made]
+        count = {server.port: sum(m is server for m in masters) for server in (a, b)}
+        assert sum(count.values()) == 12 and min(count.values()) >= 3, count
+        for match_id in made[:2]:  # and they are played on
+            client = Client(b)
+            client.token = player.token
+            with client.socket(match_id) as socket:
+                assert socket.recv()["type"] == "snapshot"
+                _act({0: socket}, random.Random(3))
     finally:
-        third.kill()
-    masters = [_master_of(workers, database, m) for m in made]
-    count = {server.port: sum(m is server for m in masters) for server in (a, b)}
-    assert sum(count.values()) == 12 and min(count.values()) >= 3, count
-    for match_id in made[:2]:  # and they are played on
-        client = Client(b)
-        client.token = player.token
-        with client.socket(match_id) as socket:
-            assert socket.recv()["type"] == "snapshot"
-            _act({0: socket}, random.Random(3))
+        for server in (a, b):
+            server.stop()
+        run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_a_match_that_does_not_replay_is_logged_once_and_never_held(

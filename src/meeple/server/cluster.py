@@ -52,10 +52,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MATCH_CHANNEL = "meeple:match:"
-WORKER_CHANNEL = "meeple:worker:"
-CLAIMED_CHANNEL = "meeple:claimed"
-ROOM_CHANNEL = "meeple:room"
+
+def channel_space(engine: AsyncEngine) -> str:
+    """The part of every Redis channel name that names this server: its database (host,
+    port and name, never the password), so two servers sharing one Redis neither hear each
+    other nor count each other's workers alive."""
+    url = engine.url
+    where = f"{url.host}:{url.port}/{url.database}"
+    return "meeple:" + hashlib.sha256(where.encode()).hexdigest()[:12] + ":"
+
+
 RESEND_AFTER = 2.0
 """Seconds a forwarded connection waits for its first frame before it is sent again."""
 OVERDUE_ROUNDS = 3
@@ -128,7 +134,9 @@ class Forwarded:
         return self._seat
 
     async def send(self, text: str) -> None:
-        await self._cluster.publish(WORKER_CHANNEL + self.worker, f"{self.connection_id} {text}")
+        await self._cluster.publish(
+            self._cluster.worker_channel + self.worker, f"{self.connection_id} {text}"
+        )
 
 
 @dataclass(slots=True)
@@ -193,6 +201,11 @@ class Cluster:
         self.redis_url = redis_url
         self.claim_seconds = claim_seconds
         self.worker = secrets.token_hex(6)
+        space = channel_space(engine)
+        self.match_channel = space + "match:"
+        self.worker_channel = space + "worker:"
+        self.claimed_channel = space + "claimed"
+        self.room_channel = space + "room"
         self.matches: Matches | None = None
         self.owned: set[str] = set()
         self._lease: AsyncConnection | None = None
@@ -219,7 +232,9 @@ class Cluster:
         await self._open_lease()
         self._redis = aioredis.from_url(self.redis_url, decode_responses=True)
         self._pubsub = self._redis.pubsub()
-        await self._pubsub.subscribe(WORKER_CHANNEL + self.worker, CLAIMED_CHANNEL, ROOM_CHANNEL)
+        await self._pubsub.subscribe(
+            self.worker_channel + self.worker, self.claimed_channel, self.room_channel
+        )
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._loop = asyncio.get_running_loop().create_task(self._look())
 
@@ -308,7 +323,7 @@ class Cluster:
             return
         if inbox.task is not None:
             inbox.task.cancel()
-        self._spawn(self._pubsub.unsubscribe(MATCH_CHANNEL + match_id))
+        self._spawn(self._pubsub.unsubscribe(self.match_channel + match_id))
 
     async def mastered(self, master: MatchMaster) -> None:
         """A match this worker claimed has its master: listen for the other workers'
@@ -316,10 +331,10 @@ class Cluster:
         inbox = _Inbox()
         self._inboxes[master.id] = inbox
         inbox.task = asyncio.get_running_loop().create_task(self._serve(master, inbox))
-        await self._pubsub.subscribe(MATCH_CHANNEL + master.id)
+        await self._pubsub.subscribe(self.match_channel + master.id)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(inbox.subscribed.wait(), 5)
-        await self.publish(CLAIMED_CHANNEL, master.id)
+        await self.publish(self.claimed_channel, master.id)
 
     async def _held(self) -> set[int]:
         rows = (await self._on_lease(HELD_LOCKS)).all()
@@ -338,8 +353,8 @@ class Cluster:
         if self._redis is None:
             return [self.worker]
         with contextlib.suppress(Exception):  # Redis away: alone, as far as one can see
-            channels = await self._redis.pubsub_channels(WORKER_CHANNEL + "*")
-            found |= {str(c).removeprefix(WORKER_CHANNEL) for c in channels}
+            channels = await self._redis.pubsub_channels(self.worker_channel + "*")
+            found |= {str(c).removeprefix(self.worker_channel) for c in channels}
         return sorted(found)
 
     async def _fair_share(self, orphans: list[str], playing: int) -> list[str]:
@@ -450,7 +465,7 @@ class Cluster:
 
     async def room_changed(self, room_id: str) -> None:
         """Tell the other workers a room changed here (its watchers there are told)."""
-        await self.publish(ROOM_CHANNEL, f"{self.worker} {room_id}")
+        await self.publish(self.room_channel, f"{self.worker} {room_id}")
 
     async def publish(self, channel: str, message: str) -> None:
         if self._redis is None:
@@ -475,23 +490,23 @@ class Cluster:
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         channel: str = message["channel"]
-        if message["type"] == "subscribe" and channel.startswith(MATCH_CHANNEL):
-            inbox = self._inboxes.get(channel.removeprefix(MATCH_CHANNEL))
+        if message["type"] == "subscribe" and channel.startswith(self.match_channel):
+            inbox = self._inboxes.get(channel.removeprefix(self.match_channel))
             if inbox is not None:
                 inbox.subscribed.set()
             return
         if message["type"] != "message":
             return
         data: str = message["data"]
-        if channel.startswith(MATCH_CHANNEL):
-            inbox = self._inboxes.get(channel.removeprefix(MATCH_CHANNEL))
+        if channel.startswith(self.match_channel):
+            inbox = self._inboxes.get(channel.removeprefix(self.match_channel))
             if inbox is not None:
                 inbox.queue.put_nowait(json.loads(data))
-        elif channel == ROOM_CHANNEL:
+        elif channel == self.room_channel:
             worker, _, room_id = data.partition(" ")
             if worker != self.worker and self._room_changed is not None:
                 self._spawn(self._room_changed(room_id))
-        elif channel == CLAIMED_CHANNEL:
+        elif channel == self.claimed_channel:
             for connection_id, local in list(self._locals.items()):
                 if local.match_id == data:
                     self._spawn(self._send_attach(connection_id, local))
@@ -571,14 +586,14 @@ class Cluster:
             "s": local.connection.seat,
             "since": local.since,
         }
-        await self.publish(MATCH_CHANNEL + local.match_id, json.dumps(message))
+        await self.publish(self.match_channel + local.match_id, json.dumps(message))
 
     async def forward(self, match_id: str, connection: Connection, message: dict[str, Any]) -> None:
         connection_id = self._ids.get(connection)
         if connection_id is None:
             return
         message.update(w=self.worker, c=connection_id)
-        await self.publish(MATCH_CHANNEL + match_id, json.dumps(message))
+        await self.publish(self.match_channel + match_id, json.dumps(message))
 
     def forward_detach(self, match_id: str, connection: Connection) -> None:
         connection_id = self._ids.pop(connection, None)
@@ -586,4 +601,4 @@ class Cluster:
             return
         self._locals.pop(connection_id, None)
         message = json.dumps({"k": "detach", "w": self.worker, "c": connection_id})
-        self._spawn(self.publish(MATCH_CHANNEL + match_id, message))
+        self._spawn(self.publish(self.match_channel + match_id, message))

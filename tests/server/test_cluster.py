@@ -240,6 +240,30 @@ def test_a_worker_that_lost_its_lease_connection_leaves_one_master(
     assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
 
 
+def test_a_room_is_joined_through_a_worker_the_moment_its_lease_connection_drops(
+    workers: list[Server], database: str
+) -> None:
+    """A room's seats change under a lock taken on the worker's lease connection: with that
+    connection just ended by PostgreSQL, joining through the worker still works (the lease
+    is connected again first) and the worker's log holds no traceback of it."""
+    a, _ = workers
+    host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+    room = host.post("/api/rooms", json={"game": "maatatahay", "timer": None}).json()
+    worker_lock = (
+        "SELECT l.pid FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND s.datname = current_database()"
+    )
+    pids = {row["pid"] for row in _rows(database, worker_lock)}
+    log = a.data_dir / f"server-{a.port}.log"
+    before = len(log.read_text(errors="replace"))
+    for pid in pids:  # every worker's lease connection: a's is among them
+        _rows(database, "SELECT pg_terminate_backend($1)", pid)
+    joined = guest.post("/api/rooms/join", json={"code": room["code"]})
+    assert joined.status_code == 200, joined.text
+    time.sleep(0.5)  # a claim period or two: the claim loop finds its lease renewed
+    assert "Traceback" not in log.read_text(errors="replace")[before:]
+
+
 def _timed_match(workers: list[Server]) -> tuple[str, Socket, Socket, Client, Client]:
     """A timed Maatatahay room mastered by worker a: seat 0 on worker b, seat 1 on worker a."""
     a, b = workers

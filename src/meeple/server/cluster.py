@@ -210,6 +210,7 @@ class Cluster:
         self.owned: set[str] = set()
         self._lease: AsyncConnection | None = None
         self._lease_lock = asyncio.Lock()
+        self._renewing = asyncio.Lock()
         self._redis: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -290,7 +291,7 @@ class Cluster:
         would hold up the claims), given back after. Within a worker, its caller's own lock
         orders the coroutines (one connection holds an advisory lock as often as it asks)."""
         key = lock_key(f"exclusive:{name}")
-        while not await self._try_lock(key):
+        while not await self._try_lock_renewing(key):
             await asyncio.sleep(EXCLUSIVE_POLL)
         try:
             yield
@@ -397,10 +398,31 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("worker %s: looking for unclaimed matches failed", self.worker)
-                if not await self._lease_alive():
+                if await self._lease_alive():
+                    log.exception("worker %s: looking for unclaimed matches failed", self.worker)
+                else:  # a known condition, not a fault here: no traceback
+                    log.warning("worker %s: the lease connection dropped", self.worker)
                     with contextlib.suppress(Exception):
-                        await self._renew_lease()
+                        await self._renew_once()
+
+    async def _try_lock_renewing(self, key: int) -> bool:
+        """:meth:`_try_lock`, and when the lease connection has dropped, the lease renewed
+        first (as the claim loop would at its next look) rather than the caller failing."""
+        try:
+            return await self._try_lock(key)
+        except Exception:
+            if await self._lease_alive():
+                raise
+        await self._renew_once()
+        return await self._try_lock(key)
+
+    async def _renew_once(self) -> None:
+        """Renew the lease unless another coroutine did meanwhile (the claim loop and a
+        request may both find it dropped)."""
+        async with self._renewing:
+            if not await self._lease_alive():
+                log.info("worker %s: connecting the lease connection again", self.worker)
+                await self._renew_lease()
 
     async def _lease_alive(self) -> bool:
         try:

@@ -688,6 +688,39 @@ def test_a_rematch_asked_for_through_two_workers_at_once_is_one_room(
     assert [row["rematch_id"] for row in rows] == [first["id"]]
 
 
+def test_sockets_left_open_on_the_live_worker_hear_the_new_masters_of_a_dead_ones_matches(
+    workers: list[Server], database: str
+) -> None:
+    """Worker a masters three matches, each with a seat whose socket is on worker b (its
+    frames forwarded to a); a is SIGKILLed: every one of those sockets, left open, gets a
+    snapshot from its match's new master on b within a few seconds, and plays on."""
+    a, b = workers
+    rng = random.Random(12)
+    open_on_b = []
+    try:
+        for game in ("maatatahay", "manafields", "maatatahay"):
+            host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+            match_id = _room(host, guest, game, None)
+            on_b = Client(b)
+            on_b.token = host.token
+            socket = on_b.socket(match_id)
+            assert socket.recv()["type"] == "snapshot"
+            open_on_b.append(socket)
+        a.kill()
+        for socket in open_on_b:
+            frame = socket.recv(timeout=15)
+            while frame["type"] != "snapshot":
+                frame = socket.recv(timeout=15)
+            assert frame["version"] == 0
+            if 0 in frame["deciding"]:  # and its seat plays on through the new master
+                _act({0: socket}, rng)
+    finally:
+        for socket in open_on_b:
+            with contextlib.suppress(Exception):
+                socket.close()
+        a.restart()
+
+
 @pytest.mark.parametrize("whole_server", [False, True], ids=["one-worker", "whole-server"])
 def test_a_kill_in_the_middle_of_a_match_of_every_game_leaves_every_match_going_on(
     workers: list[Server], database: str, whole_server: bool

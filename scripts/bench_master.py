@@ -96,11 +96,9 @@ async def person(game_id: str, seed: int, tally: Tally, bots: BotRunner) -> None
                 tally.errors += 1
                 continue
             tally.done += 1
-            if not master.over and 1 in master.state.deciding_seats():
+            while not master.over and 1 in master.state.deciding_seats():  # the bot's turn
+                sink.woken.clear()
                 await sink.woken.wait()  # the bot's update
-                while not master.over and 1 in master.state.deciding_seats():
-                    sink.woken.clear()
-                    await sink.woken.wait()
         await master.close()
         tally.frames += sink.frames
         tally.sent_bytes += sink.sent_bytes

@@ -92,3 +92,29 @@ def test_a_position_read_from_json_has_its_masks_worked_out() -> None:
         )
         seat = state.deciding_seats()[0] if state.deciding_seats() else 0
         assert again.legal_actions(seat) == state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(map(str, o.values())))
+def test_advance_and_random_playout_play_as_apply_unchecked(options: dict[str, Any]) -> None:
+    """A search steps through ``advance`` and plays out through ``random_playout``: the same
+    positions and random draws as ``apply_unchecked`` and the generic playout loop, only
+    without the events."""
+    for index, state in enumerate(_positions(options, 2)[::3]):
+        stepped, advanced = state.clone(), state.clone()
+        pick = random.Random(index)
+        while deciding := stepped.deciding_seats():
+            action = pick.choice(stepped.legal_actions(deciding[0]))
+            stepped.apply_unchecked(deciding[0], action)
+            advanced.advance(deciding[0], action)
+            assert advanced.to_json() == stepped.to_json()
+        for limit in (None, 0, 5):
+            looped, fast = state.clone(), state.clone()
+            draws, fast_draws = random.Random(index), random.Random(index)
+            played = 0
+            while (deciding := looped.deciding_seats()) and (limit is None or played < limit):
+                legal = looped.legal_actions(deciding[0])
+                looped.apply_unchecked(deciding[0], legal[int(draws.random() * len(legal))])
+                played += 1
+            assert fast.random_playout(fast_draws.random, limit) == played
+            assert fast.to_json() == looped.to_json()
+            assert fast_draws.random() == draws.random()

@@ -18,6 +18,10 @@ for the sequence of decisions that led to it, whatever the hidden cards and dice
   turn then resolves, and the node below is keyed by everyone's whole turn.
 - Below a new node, a leaf policy (:mod:`meeple.ai.rollout`) supplies the values.
 
+A determinization is the search's own, so its transitions need no events: where the state
+has an ``advance(seat, action)`` method (``apply_unchecked`` without building the events,
+as Maatatahay's rules offer) the walk through the tree uses it.
+
 Nothing here reads a clock; see :class:`~meeple.ai.search.Budget`.
 """
 
@@ -155,6 +159,7 @@ class _Tree:
     def descend(self, world: State, path: Path) -> None:
         """Walk from the root choosing by UCB, expand one edge, leave ``world`` at the leaf."""
         root = node = self.root
+        step = getattr(world, "advance", world.apply_unchecked)
         while True:
             deciding = world.deciding_seats()
             if not deciding:
@@ -174,10 +179,10 @@ class _Tree:
             mover = deciding[0]
             legal = self.legal(world, mover)
             if len(legal) == 1 and not (node is root and mover == self.seat):
-                world.apply_unchecked(mover, legal[0])
+                step(mover, legal[0])
                 continue
             action, edge, grew = self.choose(node, mover, legal)
-            world.apply_unchecked(mover, action)
+            step(mover, action)
             path.append((edge, mover))
             if grew:
                 return

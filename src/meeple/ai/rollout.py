@@ -10,6 +10,12 @@ Games whose random matches run long (hundreds of actions) set a playout limit in
 rollout policy: a random playout to the end would cost more than it tells, while a short one
 scored by a heuristic keeps the search at thousands of iterations a second. Games whose turns
 are many small actions let the heuristic finish the leaf's turn first (``finish_turn``).
+
+A state may play the random part itself: a ``random_playout(rand, limit)`` method that plays
+``legal[int(rand() * len(legal))]`` for the first deciding seat until the end or ``limit``
+actions, exactly as the loop here, and returns the actions played. :class:`Playout` then
+calls it instead of its own loop (Maatatahay's rules do, skipping the events, the seat
+checks and the lists no one reads; the results are the same).
 """
 
 from __future__ import annotations
@@ -59,6 +65,12 @@ class Playout:
         played = 0
         random_index = rng.random
         self._finish_turn(state, rng)
+        fast = getattr(state, "random_playout", None)
+        if fast is not None:  # the same moves and draws, played inside the rules
+            fast(random_index, limit)
+            if state.is_terminal():
+                return state.returns()
+            return self.estimate(state)
         while True:
             deciding = state.deciding_seats()
             if not deciding:

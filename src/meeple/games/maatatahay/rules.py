@@ -18,7 +18,7 @@ Board arrays are indexed by space (``row * 5 + col``; see :mod:`.data`).
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.core.compiled import abc_bookkeeping, mypyc_attr
@@ -452,18 +452,71 @@ class MaatatahayState(State):
 
     # -- transitions -------------------------------------------------------------------
 
+    # Each step takes ``events``, the list it tells what happened into, or None when nobody
+    # reads them (a search's :meth:`advance` and :meth:`random_playout`): building the
+    # events is about a ninth of a playout, and skipping it changes nothing else.
+
     def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
+        events: list[Event] = []
         if action >= ids.FINISH:
             facing, keep = FINISH_MOVES[action - ids.FINISH]
-            return self._finish(seat, facing, keep)
-        if action >= ids.PLACE:
+            self._finish(seat, facing, keep, events)
+        elif action >= ids.PLACE:
             space, paid = PLACE_MOVES[action - ids.PLACE]
-            return self._place(seat, space, paid)
-        if action >= ids.ORDER:
-            return self._order(seat, action - ids.ORDER)
-        return self._pick(seat, action - ids.PICK)
+            self._place(seat, space, paid, events)
+        elif action >= ids.ORDER:
+            self._order(seat, action - ids.ORDER, events)
+        else:
+            self._pick(seat, action - ids.PICK, events)
+        return events
 
-    def _pick(self, seat: int, index: int) -> list[Event]:
+    def advance(self, seat: Seat, action: Action) -> None:
+        """:meth:`apply_unchecked` without the events: the same transition, the same random
+        draws, for a search that reads none of them."""
+        if action >= ids.FINISH:
+            facing, keep = FINISH_MOVES[action - ids.FINISH]
+            self._finish(seat, facing, keep, None)
+        elif action >= ids.PLACE:
+            space, paid = PLACE_MOVES[action - ids.PLACE]
+            self._place(seat, space, paid, None)
+        elif action >= ids.ORDER:
+            self._order(seat, action - ids.ORDER, None)
+        else:
+            self._pick(seat, action - ids.PICK, None)
+
+    def random_playout(self, rand: Callable[[], float], limit: int | None = None) -> int:
+        """Play uniformly random actions until the match ends or ``limit`` were played;
+        returns how many were played.
+
+        At every decision the deciding seat plays ``legal[int(rand() * len(legal))]`` of
+        its legal actions (``legal_actions``' list, ascending): the very positions and
+        draws of a loop over ``deciding_seats``, ``legal_actions`` and ``apply_unchecked``
+        (:class:`meeple.ai.rollout.Playout`'s), without the events, the seat checks or
+        the lists of picks, orders and finishes.
+        """
+        played = 0
+        while self.phase != OVER and (limit is None or played < limit):
+            phase = self.phase
+            if phase == PLACE:
+                seat = self.placing
+                places = self._legal_places(seat)
+                space, paid = PLACE_MOVES[places[int(rand() * len(places))] - ids.PLACE]
+                self._place(seat, space, paid, None)
+            elif phase == FINISH:
+                seat = self.placing
+                finishes = FINISH_IDS[self.tile[self.hot] % TILES_PER_SEAT][
+                    min(self.store_energy[seat], STORAGE_LIMIT)
+                ][min(self.store_spirit[seat], STORAGE_LIMIT)]
+                facing, keep = FINISH_MOVES[finishes[int(rand() * len(finishes))] - ids.FINISH]
+                self._finish(seat, facing, keep, None)
+            elif phase == PICK:
+                self._pick(self.active, int(rand() * len(self.stream)), None)
+            else:
+                self._order(self.decider, int(rand() * 2), None)
+            played += 1
+        return played
+
+    def _pick(self, seat: int, index: int, events: list[Event] | None) -> None:
         pair = self.stream.pop(index)
         self.pair = pair
         tiles = self.game.rules.tiles
@@ -472,25 +525,31 @@ class MaatatahayState(State):
         # Active Player chooses."
         self.decider = 0 if fangs0 < fangs1 else 1 if fangs1 < fangs0 else self.active
         self.phase = ORDER
-        return [Event("pick", seat, {"pair": index + 1, "tiles": [pair[0] + 1, pair[1] + 1]})]
+        if events is not None:
+            numbers = [pair[0] + 1, pair[1] + 1]
+            events.append(Event("pick", seat, {"pair": index + 1, "tiles": numbers}))
 
-    def _order(self, seat: int, first: int) -> list[Event]:
+    def _order(self, seat: int, first: int, events: list[Event] | None) -> None:
         self.first = self.placing = first
         self.placements = 0
         self.phase = PLACE
-        return [Event("order", seat, {"first": first})]
+        if events is not None:
+            events.append(Event("order", seat, {"first": first}))
 
-    def _place(self, seat: int, space: int, paid: int) -> list[Event]:
+    def _place(self, seat: int, space: int, paid: int, events: list[Event] | None) -> None:
         pair = self.pair
         if pair is None:
             raise RuntimeError("a warrior is placed only after a pair was picked")
         tile_index = pair[seat]
         uid = seat * TILES_PER_SEAT + tile_index
-        events = [Event("place", seat, {"space": SPACE_NAMES[space], "tile": tile_index + 1})]
+        if events is not None:
+            events.append(
+                Event("place", seat, {"space": SPACE_NAMES[space], "tile": tile_index + 1})
+            )
         bit = BITS[space]
         if self.relics & bit:
             self.hot_was_closed = self.game.relic_blocks
-            events.append(self._buy_relic(seat, space, paid))
+            self._buy_relic(seat, space, paid, events)
         else:
             self.hot_was_closed = False
             energy, spirit = self.ground_energy[space], self.ground_spirit[space]
@@ -498,7 +557,8 @@ class MaatatahayState(State):
                 self.store_energy[seat] += energy
                 self.store_spirit[seat] += spirit
                 self.ground_energy[space] = self.ground_spirit[space] = 0
-                events.append(Event("collect", seat, {"energy": energy, "spirit": spirit}))
+                if events is not None:
+                    events.append(Event("collect", seat, {"energy": energy, "spirit": spirit}))
         tile, facing = self.tile, self.facing
         tile[space] = uid
         facing[space] = 0
@@ -522,13 +582,14 @@ class MaatatahayState(State):
         given = min(arrows, self.supply)
         self.supply -= given
         self.energy[space] = given
-        if arrows:
+        if arrows and events is not None:
             events.append(Event("support", seat, {"arrows": arrows, "energy": given}))
         self.hot = space
         self.phase = FINISH
-        return events
 
-    def _buy_relic(self, seat: int, space: int, paid_spirit: int) -> Event:
+    def _buy_relic(
+        self, seat: int, space: int, paid_spirit: int, events: list[Event] | None
+    ) -> None:
         cost = self.relic_cost(seat, space)
         paid_energy = cost - paid_spirit
         self.store_spirit[seat] -= paid_spirit
@@ -546,19 +607,25 @@ class MaatatahayState(State):
             drawn[got] += 1
         self.store_energy[seat] += drawn[0]
         self.store_spirit[seat] += drawn[1]
-        return Event(
-            "relic",
-            seat,
-            {
-                "space": SPACE_NAMES[space],
-                "cost": cost,
-                "paid": {"energy": paid_energy, "spirit": paid_spirit},
-                "drawn": {"energy": drawn[0], "spirit": drawn[1]},
-                "order": len(self.relics_taken),
-            },
+        if events is None:
+            return
+        events.append(
+            Event(
+                "relic",
+                seat,
+                {
+                    "space": SPACE_NAMES[space],
+                    "cost": cost,
+                    "paid": {"energy": paid_energy, "spirit": paid_spirit},
+                    "drawn": {"energy": drawn[0], "spirit": drawn[1]},
+                    "order": len(self.relics_taken),
+                },
+            )
         )
 
-    def _finish(self, seat: int, facing: int, keep: tuple[int, int]) -> list[Event]:
+    def _finish(
+        self, seat: int, facing: int, keep: tuple[int, int], events: list[Event] | None
+    ) -> None:
         space = self.hot
         store_energy, store_spirit = self.store_energy, self.store_spirit
         added_energy = store_energy[seat] - keep[0]
@@ -567,17 +634,18 @@ class MaatatahayState(State):
         self.energy[space] += added_energy
         self.spirit[space] += added_spirit
         self.facing[space] = facing
-        events = [
-            Event(
-                "finish",
-                seat,
-                {
-                    "space": SPACE_NAMES[space],
-                    "facing": FACINGS[facing],
-                    "added": {"energy": added_energy, "spirit": added_spirit},
-                },
+        if events is not None:
+            events.append(
+                Event(
+                    "finish",
+                    seat,
+                    {
+                        "space": SPACE_NAMES[space],
+                        "facing": FACINGS[facing],
+                        "added": {"energy": added_energy, "spirit": added_spirit},
+                    },
+                )
             )
-        ]
         self._life_and_death(space, events)
         self.hot = -1
         self.hot_was_closed = False
@@ -587,7 +655,6 @@ class MaatatahayState(State):
             self.phase = PLACE
         else:
             self._end_round(events)
-        return events
 
     def strength(self, space: int) -> int:
         """ "Energy Crystals increase Strength." Fangs + Energy + the Elder/Convert bonus."""
@@ -620,7 +687,7 @@ class MaatatahayState(State):
                 return False
         return True
 
-    def _life_and_death(self, placed: int, events: list[Event]) -> None:
+    def _life_and_death(self, placed: int, events: list[Event] | None) -> None:
         """ "Whenever a Warrior becomes completely surrounded orthogonally, it must fight
         alone." Only the new warrior and its orthogonal neighbours can have just become
         surrounded; all fights are judged on the board as it stands, then the dead fall.
@@ -653,18 +720,19 @@ class MaatatahayState(State):
             defence = self.strength(space)
             # "Equal or higher -> survives; Lower -> dies"
             survives = defence >= attack
-            events.append(
-                Event(
-                    "fight",
-                    seat,
-                    {
-                        "space": SPACE_NAMES[space],
-                        "strength": defence,
-                        "against": attack,
-                        "survives": survives,
-                    },
+            if events is not None:
+                events.append(
+                    Event(
+                        "fight",
+                        seat,
+                        {
+                            "space": SPACE_NAMES[space],
+                            "strength": defence,
+                            "against": attack,
+                            "survives": survives,
+                        },
+                    )
                 )
-            )
             if not survives:
                 dying.append(space)
         if not dying:
@@ -680,27 +748,31 @@ class MaatatahayState(State):
             self.spirit[space] = 0
             self.lost[seat] += 1
             self.deaths_this_round += 1
-            events.append(Event("death", seat, {"space": SPACE_NAMES[space]}))
+            if events is not None:
+                events.append(Event("death", seat, {"space": SPACE_NAMES[space]}))
         # "Its Spirit Crystals are transferred to the newly placed Warrior. If the newly
         # placed Warrior itself dies, its Spirit Crystals are removed instead."
         if living[placed]:
             self.spirit[placed] += spirit_freed
-            if spirit_freed:
+            if spirit_freed and events is not None:
                 events.append(
                     Event(
                         "spirit_transfer", None, {"to": SPACE_NAMES[placed], "spirit": spirit_freed}
                     )
                 )
-        elif spirit_freed:
+        elif spirit_freed and events is not None:
             events.append(Event("spirit_removed", None, {"spirit": spirit_freed}))
 
-    def _end_round(self, events: list[Event]) -> None:
+    def _end_round(self, events: list[Event] | None) -> None:
         self.spirit_track += self.deaths_this_round
-        events.append(
-            Event(
-                "spirit_track", None, {"advance": self.deaths_this_round, "at": self.spirit_track}
+        if events is not None:
+            events.append(
+                Event(
+                    "spirit_track",
+                    None,
+                    {"advance": self.deaths_this_round, "at": self.spirit_track},
+                )
             )
-        )
         self.deaths_this_round = 0
         self.pair = None
         self.decider = self.first = self.placing = -1
@@ -714,9 +786,10 @@ class MaatatahayState(State):
             self.phase = PICK
             return
         self.phase = OVER
-        outcome = self.outcome()
-        if outcome is not None:
-            events.append(Event("game_over", None, outcome.to_json()))
+        if events is not None:
+            outcome = self.outcome()
+            if outcome is not None:
+                events.append(Event("game_over", None, outcome.to_json()))
 
     # -- the end -----------------------------------------------------------------------
 

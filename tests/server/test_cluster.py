@@ -721,6 +721,132 @@ def test_sockets_left_open_on_the_live_worker_hear_the_new_masters_of_a_dead_one
         a.restart()
 
 
+def _space(database: str) -> str:
+    """The Redis channel space of the server on ``database`` (as each worker names it)."""
+    from sqlalchemy.ext.asyncio import create_async_engine  # noqa: PLC0415
+
+    from meeple.server.cluster import channel_space  # noqa: PLC0415
+
+    engine = create_async_engine(database)
+    try:
+        return channel_space(engine)
+    finally:
+        asyncio.run(engine.dispose())
+
+
+def test_a_worker_whose_redis_subscription_drops_sends_its_forwarded_sockets_again(
+    workers: list[Server], database: str
+) -> None:
+    """Redis ends every worker's subscription connection (`CLIENT KILL`, as a Redis restart
+    or a network cut would): redis-py connects and subscribes again, but what was published
+    meanwhile is lost. Each worker then sends again the sockets it forwards, so a seat
+    whose socket is on worker b, its match mastered on a, gets a fresh snapshot of the
+    match by itself, and both seats play on."""
+    import redis  # noqa: PLC0415
+
+    a, b = workers
+    rng = random.Random(13)
+    host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+    match_id = _room(host, guest, "maatatahay", None)  # mastered by a
+    on_b = Client(b)
+    on_b.token = host.token
+    with on_b.socket(match_id) as first, guest.socket(match_id) as second:
+        assert first.recv()["type"] == "snapshot" and second.recv()["type"] == "snapshot"
+        _act({0: first, 1: second}, rng)
+        _drain(first)
+        client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+        prefix = _space(database) + "worker:"
+        killed = 0
+        for entry in client.client_list(_type="pubsub"):
+            if entry.get("name", "").startswith(prefix):
+                client.client_kill_filter(_id=entry["id"])
+                killed += 1
+        client.close()
+        assert killed == 2  # one subscription connection a worker
+        frame = first.recv(timeout=10)
+        while frame["type"] != "snapshot":
+            frame = first.recv(timeout=10)
+        assert frame["version"] >= 1
+        for _ in range(2):
+            _act({0: first, 1: second}, rng)
+
+
+def test_a_master_answers_a_forwarded_frame_from_a_socket_it_never_heard_attach(
+    workers: list[Server], database: str
+) -> None:
+    """A frame forwarded from a socket whose attach the master never got (sent to the
+    match's previous master, or lost in a Redis drop) is not dropped without a word: the
+    master attaches the socket, sending its seat's snapshot, then answers the frame. Driven
+    through the real Redis as another worker would, with a worker id of the test's own."""
+    import redis  # noqa: PLC0415
+
+    a, _ = workers
+    host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+    match_id = _room(host, guest, "maatatahay", None)
+    space = _space(database)
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    listener = client.pubsub()
+    try:
+        listener.subscribe(space + "worker:tester")
+        assert listener.get_message(timeout=5)["type"] == "subscribe"
+        action = {"type": "action", "action": 0, "version": 99, "ref": "r1"}
+        message = {"k": "frame", "w": "tester", "c": "c1", "s": 0, "t": json.dumps(action)}
+        client.publish(space + "match:" + match_id, json.dumps(message))
+        frames = []
+        deadline = time.monotonic() + 10
+        while len(frames) < 2 and time.monotonic() < deadline:
+            got = listener.get_message(timeout=1)
+            if got is not None and got["type"] == "message":
+                connection_id, _, text = got["data"].partition(" ")
+                assert connection_id == "c1"
+                frames.append(json.loads(text))
+        assert [f["type"] for f in frames] == ["snapshot", "error"], frames
+        assert frames[0]["seat"] == 0 and frames[0]["version"] == 0
+        assert frames[1]["code"] == "version/stale" and frames[1]["ref"] == "r1"
+        detach = {"k": "detach", "w": "tester", "c": "c1"}
+        client.publish(space + "match:" + match_id, json.dumps(detach))
+    finally:
+        listener.close()
+        client.close()
+
+
+def test_a_forwarded_socket_is_marked_unanswered_while_its_match_has_no_master(
+    workers: list[Server], database: str
+) -> None:
+    """The claim loop's look at the matches nobody masters marks this worker's sockets
+    to them unanswered, so they are sent again until a new master answers even when its
+    ``claimed`` notice never arrives (in-process, on the real PostgreSQL: the look is given
+    an empty set of held locks, as after the master's worker died)."""
+    from sqlalchemy.ext.asyncio import create_async_engine  # noqa: PLC0415
+
+    from meeple.server.cluster import Cluster, _Local  # noqa: PLC0415
+
+    a, _ = workers
+    host, guest = Client(a).guest("Host"), Client(a).guest("Guest")
+    match_id = _room(host, guest, "maatatahay", None)
+
+    async def look() -> tuple[bool, bool, list[str]]:
+        engine = create_async_engine(database)
+        cluster = Cluster(engine, REDIS_URL, 0.2)
+        await cluster._open_lease()
+        try:
+            to_it = _Local(object(), match_id, None, time.monotonic(), answered=True)  # type: ignore[arg-type]
+            elsewhere = _Local(object(), "no-such-match", None, time.monotonic(), answered=True)  # type: ignore[arg-type]
+            cluster._locals = {"one": to_it, "two": elsewhere}
+            orphans, _ = await cluster._orphans(await cluster._held())
+            assert match_id not in orphans and to_it.answered  # a holds its lock
+            orphans, _ = await cluster._orphans(set())
+            return to_it.answered, elsewhere.answered, orphans
+        finally:
+            await cluster.close()
+            await engine.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        to_it, elsewhere, orphans = pool.submit(asyncio.run, look()).result()
+    assert match_id in orphans
+    assert not to_it and elsewhere
+
+
 @pytest.mark.parametrize("whole_server", [False, True], ids=["one-worker", "whole-server"])
 def test_a_kill_in_the_middle_of_a_match_of_every_game_leaves_every_match_going_on(
     workers: list[Server], database: str, whole_server: bool

@@ -231,11 +231,14 @@ class Cluster:
         """Take this worker's own lock (its liveness), connect to Redis, start looking."""
         self.matches = matches
         await self._open_lease()
-        self._redis = aioredis.from_url(self.redis_url, decode_responses=True)
+        # Named, so `CLIENT LIST` on the Redis server tells which worker holds a connection.
+        name = f"{self.worker_channel}{self.worker}"
+        self._redis = aioredis.from_url(self.redis_url, decode_responses=True, client_name=name)
         self._pubsub = self._redis.pubsub()
         await self._pubsub.subscribe(
             self.worker_channel + self.worker, self.claimed_channel, self.room_channel
         )
+        self._pubsub.connection.register_connect_callback(self._subscribed_again)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._loop = asyncio.get_running_loop().create_task(self._look())
 
@@ -342,10 +345,18 @@ class Cluster:
         return {held_key(classid, objid) for classid, objid in rows}
 
     async def _orphans(self, held: set[int]) -> tuple[list[str], int]:
-        """The matches being played that no worker masters, and how many are played."""
+        """The matches being played that no worker masters, and how many are played.
+
+        This worker's connections to any of them are marked unanswered first: their master
+        died, so they are sent again (every :data:`RESEND_AFTER` seconds) until the match's
+        new master answers, whether or not its ``claimed`` notice reaches this worker."""
         playing = (await self._on_lease(PLAYING)).scalars().all()
+        unmastered = {m for m in playing if lock_key(m) not in held}
+        for local in self._locals.values():
+            if local.match_id in unmastered:
+                local.answered = False
         skip = self.owned | (set() if self.matches is None else self.matches.broken)
-        return [m for m in playing if m not in skip and lock_key(m) not in held], len(playing)
+        return [m for m in playing if m not in skip and m in unmastered], len(playing)
 
     async def _alive(self) -> list[str]:
         """The workers alive now: those subscribed to their own Redis channel (a worker's
@@ -473,6 +484,16 @@ class Cluster:
             if master is not None and forwarded in master.connections:
                 master.detach(forwarded)
 
+    async def _subscribed_again(self, _connection: Any) -> None:
+        """The Redis subscription dropped and came back (redis-py connects again and
+        subscribes to the same channels by itself): whatever was published meanwhile is lost
+        to this worker, a frame for one of its connections or a ``claimed`` notice. So each
+        connection it forwards is sent again, and its match's master answers with a fresh
+        snapshot; until one answers, :meth:`_resend` keeps sending."""
+        log.warning("worker %s: the Redis subscription was renewed", self.worker)
+        for connection_id, local in list(self._locals.items()):
+            self._spawn(self._send_attach(connection_id, local))
+
     async def _resend(self) -> None:
         now = time.monotonic()
         for connection_id, local in list(self._locals.items()):
@@ -529,9 +550,18 @@ class Cluster:
             if worker != self.worker and self._room_changed is not None:
                 self._spawn(self._room_changed(room_id))
         elif channel == self.claimed_channel:
+            sent = 0
             for connection_id, local in list(self._locals.items()):
                 if local.match_id == data:
                     self._spawn(self._send_attach(connection_id, local))
+                    sent += 1
+            if sent:
+                log.info(
+                    "worker %s: match %s has a new master: %d connections sent again",
+                    self.worker,
+                    data,
+                    sent,
+                )
         else:
             connection_id, _, frame = data.partition(" ")
             found = self._locals.get(connection_id)
@@ -577,7 +607,15 @@ class Cluster:
             return
         forwarded = self._forwarded.get(key)
         if forwarded is None:
-            return
+            if kind == "detach" or "s" not in message:
+                return
+            # A connection this master has not heard attach (sent before the match's last
+            # master died, or its attach is still on its way): attach it now, so the frame is
+            # answered after a snapshot rather than dropped without a word.
+            seat = message["s"]
+            forwarded = Forwarded(self, master.id, *key, None if seat is None else int(seat))
+            self._forwarded[key] = forwarded
+            await master.attach(forwarded, None)
         if kind == "frame":
             data = message["t"] if "t" in message else base64.b64decode(message["b"])
             await master.receive(forwarded, data)
@@ -614,7 +652,7 @@ class Cluster:
         connection_id = self._ids.get(connection)
         if connection_id is None:
             return
-        message.update(w=self.worker, c=connection_id)
+        message.update(w=self.worker, c=connection_id, s=connection.seat)
         await self.publish(self.match_channel + match_id, json.dumps(message))
 
     def forward_detach(self, match_id: str, connection: Connection) -> None:

@@ -44,15 +44,45 @@ def region_cells(seats: int, rules: RuleData) -> list[int]:
     return [row * GRID_COLS + col for row in range(region.rows) for col in range(region.cols)]
 
 
+_SHAPES: dict[tuple[tuple[int, ...], int, int], bool] = {}
+""":func:`is_fair_shape`'s verdicts: a seat count's region holds a few thousand land shapes,
+and a draw tries a score of them."""
+
+
+def is_fair_shape(land: list[int], rules: RuleData) -> bool:
+    """The constraints of the module docstring that depend only on which cells are land
+    (``land``, ascending): one piece, and every field's count of land neighbours."""
+    low, high = rules.min_land_neighbours, rules.max_land_neighbours
+    key = (tuple(land), low, high)
+    fair = _SHAPES.get(key)
+    if fair is None:
+        if len(_SHAPES) >= 1 << 16:
+            _SHAPES.clear()
+        fair = _SHAPES[key] = _shape_verdict(land, low, high)
+    return fair
+
+
+def _shape_verdict(land: list[int], low: int, high: int) -> bool:
+    if not connected(land, NEIGHBOURS):
+        return False
+    is_land = set(land)
+    for cell in land:
+        near = sum(1 for n in NEIGHBOURS[cell] if n in is_land)
+        if not low <= near <= high:
+            return False
+    return True
+
+
 def is_fair(terrain: list[int], seats: int, rules: RuleData) -> bool:
     """The fairness constraints of the module docstring."""
     land = [cell for cell in range(CELLS) if terrain[cell] != LAKE]
-    if not connected(land, NEIGHBOURS):
+    if not is_fair_shape(land, rules):
         return False
-    for cell in land:
-        near = sum(1 for n in NEIGHBOURS[cell] if n >= 0 and terrain[n] != LAKE)
-        if not rules.min_land_neighbours <= near <= rules.max_land_neighbours:
-            return False
+    return is_fair_deal(terrain, land, seats, rules)
+
+
+def is_fair_deal(terrain: list[int], land: list[int], seats: int, rules: RuleData) -> bool:
+    """The constraints of the module docstring on the terrains dealt to the ``land``."""
     for building in WORKER_BUILDINGS:
         with_slot = sum(1 for cell in land if rules.slots[terrain[cell]][building] > 0)
         if with_slot < seats:
@@ -72,15 +102,18 @@ def generate(rng: Rng, seats: int, rules: RuleData) -> list[int]:
     """Terrain per grid cell (``LAKE`` for lakes and cells outside the region)."""
     cells = region_cells(seats, rules)
     fields = rules.regions[seats].fields
+    dealt = terrain_deal(seats, rules)
     for _ in range(rules.map_attempts):
         order = cells[:]
         rng.shuffle(order)
         land = sorted(order[:fields])
-        deal = terrain_deal(seats, rules)
-        rng.shuffle(deal)
+        deal = dealt[:]
+        rng.shuffle(deal)  # drawn whatever the shape, so every attempt takes the same draws
+        if not is_fair_shape(land, rules):
+            continue
         terrain = [LAKE] * CELLS
         for cell, kind in zip(land, deal, strict=True):
             terrain[cell] = kind
-        if is_fair(terrain, seats, rules):
+        if is_fair_deal(terrain, land, seats, rules):
             return terrain
     raise RuntimeError(f"no fair Lakeland for {seats} seats in {rules.map_attempts} draws")

@@ -25,6 +25,7 @@ from meeple.games.maiterra.data import (
     BARRACKS,
     CARD_NAMES,
     CAVALRY,
+    CELL_NAMES,
     CELLS,
     FARM,
     FOOD,
@@ -41,10 +42,9 @@ from meeple.games.maiterra.data import (
     STAR,
     SUN,
     WORKER_BUILDINGS,
-    cell_name,
 )
 from meeple.games.maiterra.fights import Group, Turn, fight, march
-from meeple.games.maiterra.notation import DECODED
+from meeple.games.maiterra.notation import DECODED, NOTATION
 from meeple.games.maiterra.rules import OVER, Budget, MaiterraState, march_part
 
 
@@ -73,6 +73,13 @@ def _gain(state: MaiterraState, seat: int, resource: int, amount: int) -> None:
     res[resource] = min(state.game.rules.storage_cap, res[resource] + amount)
 
 
+def _gain_all(state: MaiterraState, seat: int, amounts: list[int] | tuple[int, ...]) -> None:
+    """:func:`_gain` of each resource, ``amounts[resource]`` of it."""
+    res, cap = state.res[seat], state.game.rules.storage_cap
+    for resource in range(4):
+        res[resource] = min(cap, res[resource] + amounts[resource])
+
+
 # -- 1. orders -----------------------------------------------------------------------------
 
 
@@ -91,9 +98,9 @@ def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]
             if stack is not None:
                 moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else order.c)
         if not state.spend(seat, order, budget):
-            events.append(Event("order_failed", seat, {"order": ids.format_action(action)}))
+            events.append(Event("order_failed", seat, {"order": NOTATION[action]}))
             continue
-        texts.append(ids.format_action(action))
+        texts.append(NOTATION[action])
         cell = order.a
         if kind == ids.K_MARCH and moving is not None:
             mid, end = PATH_CELLS[cell][order.b]
@@ -151,11 +158,11 @@ def _claims(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
         )
         if state.owner[cell] < 0 and state.soldiers[seat][cell] >= 1 and not enemies:
             state.owner[cell] = seat
-            events.append(Event("claimed", seat, {"field": cell_name(cell)}))
+            events.append(Event("claimed", seat, {"field": CELL_NAMES[cell]}))
             continue
         for resource, amount in enumerate(state.game.rules.claim_cost):
             _gain(state, seat, resource, amount)
-        events.append(Event("claim_failed", seat, {"field": cell_name(cell)}))
+        events.append(Event("claim_failed", seat, {"field": CELL_NAMES[cell]}))
 
 
 # -- 5. buildings and training -------------------------------------------------------------
@@ -180,12 +187,12 @@ def _finish_buildings(
             for resource, amount in enumerate(building.cost):
                 _gain(state, seat, resource, amount)
             events.append(
-                Event("build_failed", seat, {"field": cell_name(cell), "building": building.name})
+                Event("build_failed", seat, {"field": CELL_NAMES[cell], "building": building.name})
             )
             continue
         state.buildings[cell * NUM_BUILDINGS + kind] += 1
         fresh[(cell, kind)] = fresh.get((cell, kind), 0) + 1
-        events.append(Event("built", seat, {"field": cell_name(cell), "building": building.name}))
+        events.append(Event("built", seat, {"field": CELL_NAMES[cell], "building": building.name}))
     for seat, cell, unit in turn.trains:
         if state.owner[cell] == seat and state.building(cell, BARRACKS):
             (state.soldiers if unit == SOLDIER else state.cavalry)[seat][cell] += 1
@@ -193,7 +200,7 @@ def _finish_buildings(
                 Event(
                     "trained",
                     seat,
-                    {"field": cell_name(cell), "unit": state.game.rules.units[unit].name},
+                    {"field": CELL_NAMES[cell], "unit": state.game.rules.units[unit].name},
                 )
             )
             continue
@@ -203,7 +210,7 @@ def _finish_buildings(
             Event(
                 "train_failed",
                 seat,
-                {"field": cell_name(cell), "unit": state.game.rules.units[unit].name},
+                {"field": CELL_NAMES[cell], "unit": state.game.rules.units[unit].name},
             )
         )
     return fresh
@@ -217,33 +224,38 @@ def _produce(
 ) -> None:
     """ "It makes 2 a turn, or 4 on a field with a science centre." Buildings finished this
     turn (``fresh``) start next turn; a sabotaged field makes nothing."""
+    rules = state.game.rules
+    per_worker, science_factor = rules.per_worker, rules.science_factor
+    makes = [(kind, rules.buildings[kind].makes) for kind in WORKER_BUILDINGS]
+    owner, buildings, sabotaged = state.owner, state.buildings, turn.sabotaged
     made = [[0, 0, 0, 0] for _ in range(state.seats)]
     for cell in range(CELLS):
-        seat = state.owner[cell]
+        seat = owner[cell]
         if seat < 0:
             continue
-        if cell in turn.sabotaged:
-            events.append(Event("sabotaged", seat, {"field": cell_name(cell)}))
+        if cell in sabotaged:
+            events.append(Event("sabotaged", seat, {"field": CELL_NAMES[cell]}))
             continue
-        science = state.building(cell, SCIENCE) - fresh.get((cell, SCIENCE), 0)
-        factor = state.game.rules.science_factor if science > 0 else 1
-        for kind in WORKER_BUILDINGS:
-            working = state.building(cell, kind) - fresh.get((cell, kind), 0)
+        base = cell * NUM_BUILDINGS
+        science = buildings[base + SCIENCE]
+        if fresh:
+            science -= fresh.get((cell, SCIENCE), 0)
+        factor = science_factor if science > 0 else 1
+        for kind, resource in makes:
+            working = buildings[base + kind]
+            if working and fresh:
+                working -= fresh.get((cell, kind), 0)
             if working:
-                made[seat][state.game.rules.buildings[kind].makes] += (
-                    working * state.game.rules.per_worker * factor
-                )
+                made[seat][resource] += working * per_worker * factor
     for seat in range(state.seats):
         if any(made[seat]):
-            for resource in range(4):
-                _gain(state, seat, resource, made[seat][resource])
+            _gain_all(state, seat, made[seat])
             events.append(Event("produced", seat, dict(zip(RESOURCES, made[seat], strict=True))))
 
 
 def _pay_out(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
     for seat, paid in sorted(turn.payouts.items()):
-        for resource in range(4):
-            _gain(state, seat, resource, paid[resource])
+        _gain_all(state, seat, paid)
         events.append(Event("bank", seat, dict(zip(RESOURCES, paid, strict=True))))
 
 
@@ -281,20 +293,24 @@ def _eat(state: MaiterraState, events: list[Event]) -> None:
         for _ in range(min(missing, len(victims))):
             cell, kind = victims.pop(state.rng.below(len(victims)))
             (state.soldiers if kind == SOLDIER else state.cavalry)[seat][cell] -= 1
-            killed.append([cell_name(cell), state.game.rules.units[kind].name])
+            killed.append([CELL_NAMES[cell], state.game.rules.units[kind].name])
         events.append(Event("starvation", seat, {"missing": missing, "killed": killed}))
 
 
 def _grow(state: MaiterraState, events: list[Event]) -> None:
     """ "+1 a turn for every house you have, up to a cap of 4 plus 2 per house." "Coins:
     1 a turn per person, idle or working." """
+    rules, buildings = state.game.rules, state.buildings
+    houses = [0] * state.seats
+    for cell, seat in enumerate(state.owner):
+        if seat >= 0:
+            houses[seat] += buildings[cell * NUM_BUILDINGS + HOUSE]
     for seat in range(state.seats):
-        houses = state.count_buildings(seat, HOUSE)
-        cap = state.game.rules.people_base_cap + state.game.rules.cap_per_house * houses
+        cap = rules.people_base_cap + rules.cap_per_house * houses[seat]
         people = state.people[seat]
         if people < cap:
-            state.people[seat] = min(cap, people + state.game.rules.growth_per_house * houses)
-        _gain(state, seat, 3, state.game.rules.coins_per_person * state.people[seat])
+            state.people[seat] = min(cap, people + rules.growth_per_house * houses[seat])
+        _gain(state, seat, 3, rules.coins_per_person * state.people[seat])
 
 
 # -- 10. cards and victory -----------------------------------------------------------------

@@ -45,11 +45,10 @@ from meeple.games.maiterra.data import (
     SPEEDUP,
     TOWER,
     WOOD,
-    WORKER_BUILDINGS,
     RuleData,
     cell_name,
 )
-from meeple.games.maiterra.notation import DECODED, Order
+from meeple.games.maiterra.notation import DECODED, NOTATION, Order
 from meeple.games.maiterra.tables import (
     BUILD_IDS,
     CLAIM_IDS,
@@ -123,6 +122,125 @@ class Budget:
     def pay(self, cost: tuple[int, int, int, int]) -> None:
         for i in range(4):
             self.res[i] -= cost[i]
+
+
+class KeptBudget:
+    """A seat's :class:`Budget`, kept on the state while the seat plans, with copies of
+    everything it was worked out from (the budget is a function of them and the queue),
+    and the facts its legal orders read that no queued order changes.
+
+    Each :meth:`MaiterraState.legal_orders` call checks that those parts of the state still
+    equal the copies and that the queue still begins with the orders already paid, then
+    pays only the orders queued since; anything else (a new turn, a test writing the
+    state's lists in place) builds it anew. So it is never stale, however the state was
+    changed, and a seat planning six orders walks its queue once, not six times.
+
+    The facts (neither the owners nor the armies change while the seats plan):
+    ``pullbacks[cell]``: the pull-backs of the seat's stack on ``cell`` to friendly fields;
+    ``claims``: (field, claim id) of the empty land within two steps of where the seat's
+    units stood, in board order; ``rooms[kind]``: (field, free slots, build id) of each of
+    the seat's fields with room for that building; ``trains[unit]``: the training ids of
+    that unit at the seat's barracks; ``sabotage``: the Sabotage plays on enemy fields.
+    """
+
+    __slots__ = (
+        "budget",
+        "buildings",
+        "cards",
+        "cavalry",
+        "claims",
+        "house",
+        "owner",
+        "paid",
+        "people",
+        "pullbacks",
+        "res",
+        "rooms",
+        "sabotage",
+        "science_limit",
+        "side",
+        "soldiers",
+        "tables",
+        "terrain",
+        "trains",
+    )
+
+    def __init__(self, state: MaiterraState, seat: int) -> None:
+        self.budget = budget = Budget(state, seat)
+        self.paid: list[int] = []
+        self.res = state.res[seat][:]
+        self.owner = owner = state.owner[:]
+        self.buildings = buildings = state.buildings[:]
+        self.people = state.people[seat]
+        self.soldiers = state.soldiers[seat][:]
+        self.cavalry = state.cavalry[seat][:]
+        self.cards = state.cards[seat][:]
+        self.house = state.house[seat]
+        self.terrain = state.terrain[:]
+        self.side = side = state.side
+        self.tables = tables = state.game.tables.terrain(state.terrain)
+        self.science_limit = state.science_limit(seat)
+        mine = side[seat]
+        pullbacks: dict[int, tuple[int, ...]] = {}
+        reach: set[int] = set()
+        for cell in budget.units:
+            near_cells = NEIGHBOURS[cell]
+            pullbacks[cell] = tuple(
+                [
+                    action
+                    for direction, action in PULLBACK_IDS[cell]
+                    if (near := near_cells[direction]) >= 0
+                    and owner[near] >= 0
+                    and side[owner[near]] == mine
+                ]
+            )
+            reach |= REACH[cell]
+        self.pullbacks = pullbacks
+        land = tables.land
+        self.claims = tuple(
+            [(cell, CLAIM_IDS[cell]) for cell in sorted(reach) if owner[cell] < 0 and land[cell]]
+        )
+        slots = tables.slots
+        self.rooms = tuple(
+            tuple(
+                [
+                    (cell, room, BUILD_IDS[cell][kind])
+                    for cell in budget.fields
+                    if (room := slots[cell][kind] - buildings[cell * NUM_BUILDINGS + kind]) > 0
+                ]
+            )
+            for kind in range(NUM_BUILDINGS)
+        )
+        barracks = [cell for cell in budget.fields if buildings[cell * NUM_BUILDINGS + BARRACKS]]
+        self.trains = tuple(
+            tuple([TRAIN_IDS[cell][unit] for cell in barracks])
+            for unit in range(len(state.game.tables.unit_costs))
+        )
+        self.sabotage = tuple(
+            [
+                SABOTAGE_IDS[cell]
+                for cell in range(CELLS)
+                if owner[cell] >= 0 and side[owner[cell]] != mine
+            ]
+        )
+
+    def holds(self, state: MaiterraState, seat: int, queue: list[int]) -> bool:
+        """Whether the budget is still the seat's before the orders queued since."""
+        paid = self.paid
+        return (
+            len(queue) >= len(paid)
+            and (not paid or queue[: len(paid)] == paid)
+            and state.res[seat] == self.res
+            and state.soldiers[seat] == self.soldiers
+            and state.cavalry[seat] == self.cavalry
+            and state.people[seat] == self.people
+            and state.cards[seat] == self.cards
+            and state.house[seat] == self.house
+            and state.owner == self.owner
+            and state.buildings == self.buildings
+            and state.terrain == self.terrain
+            and state.side == self.side
+        )
 
 
 @mypyc_attr(native_class=False)  # the game class subclasses it in plain Python
@@ -217,6 +335,7 @@ class MaiterraState(State):
         "ended",
         "game",
         "house",
+        "kept",
         "owner",
         "people",
         "phase",
@@ -259,6 +378,7 @@ class MaiterraState(State):
             self.winners: tuple[int, ...] = ()
             self.reason = ""
             self.rng = Rng(0)
+            self.kept: dict[int, KeptBudget] = {}
             return
         self.side = source.side
         self.phase = source.phase
@@ -281,6 +401,7 @@ class MaiterraState(State):
         self.winners = source.winners
         self.reason = source.reason
         self.rng = Rng(source.rng.state)
+        self.kept = {}  # a clone works its budgets out again when it plans
 
     # -- setup -------------------------------------------------------------------------
 
@@ -317,7 +438,15 @@ class MaiterraState(State):
         )
 
     def workers(self, seat: int) -> int:
-        return sum(self.count_buildings(seat, kind) for kind in WORKER_BUILDINGS)
+        """The seat's people at work: its farms, sawmills and brickworks (the worker
+        buildings are the first three kinds, ``WORKER_BUILDINGS``)."""
+        owner, buildings = self.owner, self.buildings
+        total = 0
+        for cell in range(CELLS):
+            if owner[cell] == seat:
+                base = cell * NUM_BUILDINGS
+                total += buildings[base] + buildings[base + 1] + buildings[base + 2]
+        return total
 
     def fields(self, seat: int) -> int:
         return self.owner.count(seat)
@@ -352,7 +481,7 @@ class MaiterraState(State):
     def deciding_seats(self) -> tuple[Seat, ...]:
         phase = self.phase
         if phase == PLAN:
-            return tuple(seat for seat, done in enumerate(self.ended) if not done)
+            return tuple([seat for seat, done in enumerate(self.ended) if not done])
         if phase == HOUSES:
             return tuple(seat for seat, house in enumerate(self.house) if house == NO_SEAT)
         if phase == DRAFT:
@@ -381,107 +510,97 @@ class MaiterraState(State):
             self.spend(seat, DECODED[action], budget)
         return budget
 
+    def kept_budget(self, seat: int, queue: list[int]) -> KeptBudget:
+        """The seat's :class:`KeptBudget`, brought up to date with its ``queue``."""
+        kept = self.kept.get(seat)
+        if kept is None or not kept.holds(self, seat, queue):
+            kept = self.kept[seat] = KeptBudget(self, seat)
+        paid = kept.paid
+        if len(paid) < len(queue):
+            budget = kept.budget
+            for action in queue[len(paid) :]:
+                self.spend(seat, DECODED[action], budget)
+                paid.append(action)
+        return kept
+
     def legal_orders(self, seat: int, budget: Budget | None = None) -> list[int]:
         """Every order the seat may queue now, sorted, ``end`` among them.
 
         The hot loop of every playout and search: the map's fixed facts come from
         :class:`TerrainTables`, and whatever depends only on the budget (which buildings,
-        units and trades it affords) is worked out once, not once per field. ``budget``:
-        the seat's :meth:`budget` when the caller keeps it up to date itself (a resample
-        queueing orders one by one); it is read, never changed.
+        units and trades it affords) is worked out once, not once per field; the budget is
+        the state's :class:`KeptBudget`, paying only the orders queued since the last call.
+        ``budget``: the seat's :meth:`budget` when the caller keeps it up to date itself;
+        it is read, never changed.
         """
         rules, derived = self.game.rules, self.game.tables
-        if len(self.queue[seat]) >= rules.max_orders:
+        queue = self.queue[seat]
+        if len(queue) >= rules.max_orders:
             return [ids.END]
+        kept = self.kept_budget(seat, queue)
         if budget is None:
-            budget = self.budget(seat)
-        tables = derived.terrain(self.terrain)
+            budget = kept.budget
+        tables = kept.tables
         res = budget.res
         food, wood, brick, coins = res
-        owner, side = self.owner, self.side
-        mine = side[seat]
         actions = [ids.END]
-        add = actions.append
+        add, extend = actions.append, actions.extend
         cards = budget.cards
         can_pull = wood >= rules.pullback_cost[WOOD]
         can_speed = SPEEDUP in cards
+        speedup, pullbacks = budget.speedup, kept.pullbacks
+        # The list is sorted at the end, so each kind of order goes in whole.
         for cell, (soldiers, cavalry) in budget.units.items():
             if not soldiers and not cavalry:
                 continue
-            fast = cell in budget.speedup
-            parts = [(ids.ALL, not soldiers or fast)]
-            if soldiers and cavalry:
-                parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
-            if soldiers >= 2:
-                parts.append((ids.ONE, fast))
-            steps, rides = tables.steps[cell], tables.rides[cell]
-            for part, can_ride in parts:
-                actions.extend(steps[part])
-                if can_ride:
-                    actions.extend(rides[part])
+            fast = cell in speedup
+            extend(tables.stack_marches(cell, soldiers, cavalry, fast))
             if can_pull:
-                near_cells = NEIGHBOURS[cell]
-                for direction, action in PULLBACK_IDS[cell]:
-                    near = near_cells[direction]
-                    if near >= 0 and owner[near] >= 0 and side[owner[near]] == mine:
-                        add(action)
+                extend(pullbacks[cell])
             if soldiers:
                 add(SELL_IDS[cell])
             if can_speed and not fast:
                 add(SPEEDUP_IDS[cell])
         if budget.afford(rules.claim_cost):
-            reach: set[int] = set()
-            for cell in budget.units:  # where the seat stood when it began to plan
-                reach |= REACH[cell]
-            land, claims = tables.land, budget.claims
-            for cell in reach:
-                if owner[cell] < 0 and land[cell] and cell not in claims:
-                    add(CLAIM_IDS[cell])
-        idle = budget.idle
-        kinds = [
-            kind
-            for kind, cost in enumerate(derived.building_costs)
-            if food >= cost[0]
-            and wood >= cost[1]
-            and brick >= cost[2]
-            and coins >= cost[3]
-            and idle >= derived.building_people[kind]
-            and (kind != SCIENCE or budget.science < self.science_limit(seat))
-        ]
-        units = [
-            unit
-            for unit, cost in enumerate(derived.unit_costs)
-            if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]
-        ]
-        buildings, builds = self.buildings, budget.builds
-        for cell in budget.fields:
-            base = cell * NUM_BUILDINGS
-            slots, build_ids = tables.slots[cell], BUILD_IDS[cell]
-            if builds:  # what the queue builds here takes slots too
-                for kind in kinds:
-                    if buildings[base + kind] + builds.get((cell, kind), 0) < slots[kind]:
-                        add(build_ids[kind])
-            else:
-                for kind in kinds:
-                    if buildings[base + kind] < slots[kind]:
-                        add(build_ids[kind])
-            if buildings[base + BARRACKS]:
-                train_ids = TRAIN_IDS[cell]
-                for unit in units:
-                    add(train_ids[unit])
+            claims = budget.claims
+            for cell, action in kept.claims:
+                if cell not in claims:
+                    add(action)
+        idle, builds = budget.idle, budget.builds
+        building_people = derived.building_people
+        for kind, cost in enumerate(derived.building_costs):
+            if (
+                food >= cost[0]
+                and wood >= cost[1]
+                and brick >= cost[2]
+                and coins >= cost[3]
+                and idle >= building_people[kind]
+                and (kind != SCIENCE or budget.science < kept.science_limit)
+            ):
+                if builds:  # what the queue builds here takes slots too
+                    for cell, room, action in kept.rooms[kind]:
+                        if builds.get((cell, kind), 0) < room:
+                            add(action)
+                else:
+                    for _, _, action in kept.rooms[kind]:
+                        add(action)
+        trains = kept.trains
+        for unit, cost in enumerate(derived.unit_costs):
+            if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]:
+                extend(trains[unit])
+        rate = rules.bank_rate
         for give in range(4):
-            if res[give] >= rules.bank_rate:
-                actions.extend(TRADE_IDS[give])
-        if LUCKY_STRIKE in cards:
-            add(ids.PLAY_LUCKY)
-        if RALLY in cards:
-            add(ids.PLAY_RALLY)
-        if SABOTAGE in cards:
-            for cell in range(CELLS):
-                if owner[cell] >= 0 and side[owner[cell]] != mine:
-                    add(SABOTAGE_IDS[cell])
-        if PROSPECT in cards:
-            actions.extend(PROSPECT_IDS)
+            if res[give] >= rate:
+                extend(TRADE_IDS[give])
+        if cards:
+            if LUCKY_STRIKE in cards:
+                add(ids.PLAY_LUCKY)
+            if RALLY in cards:
+                add(ids.PLAY_RALLY)
+            if SABOTAGE in cards:
+                extend(kept.sabotage)
+            if PROSPECT in cards:
+                extend(PROSPECT_IDS)
         actions.sort()
         return actions
 
@@ -589,9 +708,9 @@ class MaiterraState(State):
             return self._draft(seat, order.a)
         if kind == ids.K_END:
             return self._end_turn(seat)
-        self.queue[seat].append(action)
-        text = ids.format_action(action)
-        return [Event("queued", seat, {"order": text, "queued": len(self.queue[seat])}, (seat,))]
+        queue = self.queue[seat]
+        queue.append(action)
+        return [Event("queued", seat, {"order": NOTATION[action], "queued": len(queue)}, (seat,))]
 
     def _pick_house(self, seat: int, house: int) -> list[Event]:
         self.house[seat] = house
@@ -748,4 +867,4 @@ def march_part(stack: list[int], part: int) -> tuple[int, int] | None:
     return (1, 0) if soldiers >= 2 else None
 
 
-__all__ = ["Budget", "MaiterraState", "march_part"]
+__all__ = ["Budget", "KeptBudget", "MaiterraState", "march_part"]

@@ -51,10 +51,10 @@ class TerrainTables:
     ``marches[cell]``: (two-field?, march id of part ``all``) for every path whose fields
     are land; ``steps[cell][part]`` and ``rides[cell][part]``: the march ids of that part
     along those paths of one field and of two; ``slots[cell][kind]``: how many of a
-    building a field takes.
+    building a field takes; :meth:`stack_marches`: every march of a stack.
     """
 
-    __slots__ = ("land", "marches", "rides", "slots", "steps")
+    __slots__ = ("land", "marches", "rides", "slots", "stacks", "steps")
 
     def __init__(self, terrain: tuple[int, ...], rules: RuleData) -> None:
         land = tuple(t != lakeland.LAKE for t in terrain)
@@ -82,6 +82,29 @@ class TerrainTables:
             )
             for cell in range(CELLS)
         )
+        self.stacks: dict[int, tuple[int, ...]] = {}
+
+    def stack_marches(self, cell: int, soldiers: int, cavalry: int, fast: bool) -> tuple[int, ...]:
+        """The march ids of a stack of ``soldiers`` and ``cavalry`` on ``cell`` (``fast``:
+        Speedup played on it, so its soldiers ride too): part by part (``all``, then
+        ``soldiers``, ``cavalry``, ``one``, each the parts the stack can split into), each
+        part's steps then its rides. Worked out once per field and kind of stack."""
+        key = ((cell * 3 + min(soldiers, 2)) * 2 + (cavalry > 0)) * 2 + fast
+        found = self.stacks.get(key)
+        if found is None:
+            parts = [(ids.ALL, not soldiers or fast)]
+            if soldiers and cavalry:
+                parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
+            if soldiers >= 2:
+                parts.append((ids.ONE, fast))
+            steps, rides = self.steps[cell], self.rides[cell]
+            orders: list[int] = []
+            for part, can_ride in parts:
+                orders.extend(steps[part])
+                if can_ride:
+                    orders.extend(rides[part])
+            found = self.stacks[key] = tuple(orders)
+        return found
 
 
 class RuleTables:

@@ -4,8 +4,13 @@ half-written queues."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
+import sqlite3
 import time
+
+import asyncpg
 
 from tests.server.conftest import Client, Server
 
@@ -199,3 +204,38 @@ def test_a_match_over_days_is_a_room_without_a_timer(server: Server) -> None:
     match = _ok(host.post(f"/api/rooms/{room['id']}/start"))
     mine = {m["id"]: m for m in _ok(host.get("/api/matches"))}
     assert mine[match["id"]]["your_turn"] is True  # Manafields: seat 0 moves first
+
+
+def test_a_room_the_engine_refuses_to_start_waits_again_and_the_host_is_told(
+    server: Server,
+) -> None:
+    """A room whose stored table the engine no longer accepts (options of a game changed
+    since the room opened: written into the database here) is refused at start with
+    `422 room/cannot_start`, not a 500, and stays waiting, as it was."""
+    host = Client(server).guest("Host")
+    guest = Client(server).guest("Guest")
+    room = _ok(host.post("/api/rooms", json={"game": "maatatahay", "timer": 60}), 201)
+    _ok(guest.post("/api/rooms/join", json={"code": room["code"]}))
+    _ok(guest.post(f"/api/rooms/{room['id']}/ready", json={"ready": True}))
+    bad = json.dumps({"no such option": 1})
+    if server.database_url.startswith("sqlite"):
+        path = server.database_url.removeprefix("sqlite+aiosqlite:///")
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE matches SET options = ? WHERE id = ?", (bad, room["id"]))
+    else:
+
+        async def write() -> None:
+            url = server.database_url.replace("+asyncpg", "")
+            connection = await asyncpg.connect(url, timeout=5)
+            try:
+                await connection.execute(
+                    "UPDATE matches SET options = $1 WHERE id = $2", bad, room["id"]
+                )
+            finally:
+                await connection.close()
+
+        asyncio.run(write())
+    _refused(host.post(f"/api/rooms/{room['id']}/start"), 422, "room/cannot_start")
+    again = _ok(host.get(f"/api/rooms/{room['id']}"))
+    assert again["status"] == "waiting"
+    assert guest.get(f"/api/matches/{room['id']}").status_code == 404

@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
-from meeple.core import load_game
+from meeple.core import GameError, load_game
 from meeple.core.record import MAX_SEED
 from meeple.server.bots import check_bot_name, default_bot
 from meeple.server.master import MatchMaster
@@ -332,9 +332,15 @@ class Rooms:
             ]
             if waiting:
                 raise RoomError(409, "room/not_ready", f"seats {waiting} are not ready")
-            room = replace(room, status="playing")
-            await self._store(room)
-            return await self.matches.begin(room)
+            playing = replace(room, status="playing")
+            await self._store(playing)
+            try:
+                return await self.matches.begin(playing)
+            except GameError as refused:
+                # The engine refuses the stored table (a game changed since the room
+                # opened): the room waits again, as it was, and the host is told why.
+                await self._store(room)
+                raise RoomError(422, "room/cannot_start", str(refused)) from None
 
     async def rematch(self, account: AccountRow, match_id: str) -> StoredMatch:
         """The same table again once a match is over: a solo match starts at once; a room

@@ -604,6 +604,44 @@ def test_a_dead_workers_matches_are_shared_out_among_the_others(
         run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def test_rate_limits_are_counted_across_the_workers(postgres_database: str, tmp_path: Path) -> None:
+    """Three guests at once from one address (and one more a minute) between two workers
+    of one server: the fourth guest is refused whichever worker it asks, since the buckets
+    are kept in Redis for both (counted apart, each worker would give three). A database
+    and workers of their own, with that low limit."""
+    name = f"meeple_limits_{uuid.uuid4().hex[:12]}"
+    run_pg(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    database = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+    env = {
+        "MEEPLE_REDIS_URL": REDIS_URL,
+        "MEEPLE_CLAIM_SECONDS": "0.2",
+        "MEEPLE_GUESTS_BURST": "3",
+        "MEEPLE_GUESTS_PER_MINUTE": "1",
+    }
+    servers = []
+    for part in ("a", "b"):
+        (tmp_path / part).mkdir()
+        servers.append(Server(database, tmp_path / part, env=env, start_seconds=120))
+    a, b = servers
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Server.start, servers))
+        answers = []
+        for server in (a, b, a, b, a):
+            with httpx.Client(base_url=server.base, timeout=30) as http:
+                answers.append(http.post("/api/guests", json={"display_name": "Many"}))
+        assert [r.status_code for r in answers] == [201, 201, 201, 429, 429], [
+            r.text for r in answers
+        ]
+        refused = answers[3]
+        assert refused.json()["detail"]["code"] == "rate/limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+    finally:
+        for server in servers:
+            server.stop()
+        run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def test_a_match_that_does_not_replay_is_logged_once_and_never_held(
     workers: list[Server], database: str
 ) -> None:

@@ -3,13 +3,15 @@ the guest limit on a real ``meeple serve``."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import uuid
 from pathlib import Path
 
 import httpx
 import pytest
 
-from meeple.server.ratelimit import Limiter, RateLimited, spend
+from meeple.server.ratelimit import Limiter, RateLimited, SharedBuckets, spend
 from tests.server.conftest import Server, sqlite_server
 
 
@@ -53,6 +55,57 @@ def test_spend_takes_from_every_key_or_from_none() -> None:
     with pytest.raises(RateLimited):
         spend((account, "cy"), (address, "10.0.0.1"), what="rooms")
     assert account.wait("cy") == 0
+
+
+def test_shared_buckets_in_redis_spend_every_key_or_none() -> None:
+    """The same rule as above with the buckets kept in the machine's Redis (as many workers
+    keep them), by Redis's clock: one minute of rate, bursts of 1 and 2."""
+    import redis.asyncio as aioredis  # noqa: PLC0415
+
+    account = Limiter(60, 1, name="rooms-account")
+    address = Limiter(60, 2, name="rooms-address")
+
+    async def run() -> tuple[list[str], int]:
+        client = aioredis.from_url("redis://127.0.0.1:6379/0", decode_responses=True)
+        prefix = f"meeple:test-{uuid.uuid4().hex[:8]}:limit:"
+        shared = SharedBuckets(client, prefix)
+        outcomes = []
+        for who in ("ana", "ana", "ben", "cy"):
+            try:
+                await shared.spend((account, who), (address, "10.0.0.1"), what="rooms")
+                outcomes.append("ok")
+            except RateLimited:
+                outcomes.append("refused")
+        ttl = await client.pttl(f"{prefix}rooms-address:10.0.0.1")
+        await client.delete(*[k async for k in client.scan_iter(prefix + "*")])
+        await client.aclose()
+        return outcomes, ttl
+
+    outcomes, ttl = asyncio.run(run())
+    assert outcomes == ["ok", "refused", "ok", "refused"]
+    assert 0 < ttl <= 3000  # a bucket is dropped once it would be full again
+
+
+def test_shared_buckets_without_redis_count_in_this_process() -> None:
+    """Redis out of reach: the worker counts alone rather than failing the request."""
+    import redis.asyncio as aioredis  # noqa: PLC0415
+
+    limiter = Limiter(60, 1, name="guests")
+
+    async def run() -> list[str]:
+        client = aioredis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1)
+        shared = SharedBuckets(client, "meeple:nowhere:limit:")
+        outcomes = []
+        for _ in range(2):
+            try:
+                await shared.spend((limiter, "10.0.0.2"), what="guests")
+                outcomes.append("ok")
+            except RateLimited:
+                outcomes.append("refused")
+        await client.aclose()
+        return outcomes
+
+    assert asyncio.run(run()) == ["ok", "refused"]
 
 
 def test_retry_after_is_whole_seconds_and_at_least_one() -> None:

@@ -46,6 +46,7 @@ from meeple.core import Seat
 from meeple.server.db import migrate
 from meeple.server.master import Connection, MatchMaster
 from meeple.server.protocol import ProtocolError
+from meeple.server.ratelimit import SharedBuckets
 
 if TYPE_CHECKING:
     from meeple.server.matches import Matches
@@ -202,6 +203,7 @@ class Cluster:
         self.claim_seconds = claim_seconds
         self.worker = secrets.token_hex(6)
         space = channel_space(engine)
+        self.space = space
         self.match_channel = space + "match:"
         self.worker_channel = space + "worker:"
         self.claimed_channel = space + "claimed"
@@ -501,6 +503,12 @@ class Cluster:
                 await self._send_attach(connection_id, local)
 
     # -- Redis -------------------------------------------------------------------------
+
+    def shared_buckets(self) -> SharedBuckets:
+        """The rate limits' buckets, kept in Redis for every worker of this server."""
+        if self._redis is None:
+            raise RuntimeError("the cluster is not open")
+        return SharedBuckets(self._redis, self.space + "limit:")
 
     def on_room(self, changed: Callable[[str], Coroutine[Any, Any, None]]) -> None:
         """Call ``changed(room_id)`` when another worker changed a room."""

@@ -9,7 +9,7 @@ from fastapi import Depends, HTTPException, Request, status
 from starlette.requests import HTTPConnection
 
 from meeple.server.auth import bearer
-from meeple.server.ratelimit import Limiter, Limits, RateLimited, spend
+from meeple.server.ratelimit import Limiter, Limits, RateLimited
 from meeple.server.repository import AccountRow
 from meeple.server.services import Services
 
@@ -78,14 +78,21 @@ def limits(connection: HTTPConnection) -> Limits:
     state = connection.app.state
     found: Limits | None = getattr(state, "limits", None)
     if found is None:
-        settings = get_services(connection).settings
+        services = get_services(connection)
+        settings = services.settings
+        cluster = services.matches.cluster
         found = Limits(
-            login=Limiter(settings.login_per_minute, settings.login_burst),
-            guests=Limiter(settings.guests_per_minute, settings.guests_burst),
+            login=Limiter(settings.login_per_minute, settings.login_burst, name="login"),
+            guests=Limiter(settings.guests_per_minute, settings.guests_burst, name="guests"),
             rooms_by_address=Limiter(
-                settings.rooms_per_address_per_minute, settings.rooms_per_address_burst
+                settings.rooms_per_address_per_minute,
+                settings.rooms_per_address_burst,
+                name="rooms-address",
             ),
-            rooms_by_account=Limiter(settings.rooms_per_minute, settings.rooms_burst),
+            rooms_by_account=Limiter(
+                settings.rooms_per_minute, settings.rooms_burst, name="rooms-account"
+            ),
+            shared=None if cluster is None else cluster.shared_buckets(),
         )
         state.limits = found
     return found
@@ -107,8 +114,9 @@ def _limited(refused: RateLimited) -> HTTPException:
 
 async def login_allowed(request: Request) -> None:
     """Logins and registrations: so many a minute per client address (password guessing)."""
+    found = limits(request)
     try:
-        spend((limits(request).login, client_address(request)), what="logins from this address")
+        await found.spend((found.login, client_address(request)), what="logins from this address")
     except RateLimited as refused:
         raise _limited(refused) from None
 
@@ -116,8 +124,9 @@ async def login_allowed(request: Request) -> None:
 async def guest_allowed(request: Request) -> None:
     """New guests: so many a minute per client address (each is an account and a login, and
     costs a row in the database)."""
+    found = limits(request)
     try:
-        spend((limits(request).guests, client_address(request)), what="guests from this address")
+        await found.spend((found.guests, client_address(request)), what="guests from this address")
     except RateLimited as refused:
         raise _limited(refused) from None
 
@@ -126,7 +135,7 @@ async def room_allowed(request: Request, account: AccountDep) -> None:
     """Opening rooms: so many a minute per account, and per client address."""
     found = limits(request)
     try:
-        spend(
+        await found.spend(
             (found.rooms_by_account, f"account:{account.id}"),
             (found.rooms_by_address, client_address(request)),
             what="rooms opened",

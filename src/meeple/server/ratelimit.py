@@ -6,17 +6,23 @@ minute on average, ``burst`` at once. A refused request is answered ``429`` with
 project's ``{code, message}`` error and a ``Retry-After`` header (whole seconds), and
 changes nothing: neither the bucket nor anything else is spent on it.
 
-The buckets live in the server's memory (one process); a key idle long enough to have
-refilled its bucket is forgotten when the table grows, so the table stays small however many
-addresses come by.
+With one process the buckets live in its memory; a key idle long enough to have refilled
+its bucket is forgotten when the table grows, so the table stays small however many
+addresses come by. With many workers they live in Redis (:class:`SharedBuckets`), so a
+client that reaches several workers gets no more than one would give it; each bucket there
+expires once it would be full again.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 MAX_KEYS = 50_000
 """Keys held before the full (idle) ones are swept out."""
@@ -32,9 +38,12 @@ class Limiter:
         *,
         clock: Callable[[], float] = time.monotonic,
         max_keys: int = MAX_KEYS,
+        name: str = "",
     ) -> None:
         if per_minute <= 0 or burst < 1:
             raise ValueError(f"a limit needs a positive rate and burst, got {per_minute}, {burst}")
+        self.name = name
+        """What its buckets are named by where they are shared (Redis)."""
         self.rate = per_minute / 60.0
         self.burst = burst
         self._clock = clock
@@ -90,6 +99,60 @@ def spend(*checks: tuple[Limiter, str], what: str) -> None:
         limiter.take(key)
 
 
+SPEND = """
+local now = redis.call('TIME')
+now = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local wait, tokens = 0, {}
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local found = redis.call('HMGET', key, 'tokens', 'when')
+  local t = burst
+  if found[1] then
+    t = math.min(burst, tonumber(found[1]) + (now - tonumber(found[2])) * rate)
+  end
+  tokens[i] = t
+  if t < 1 then wait = math.max(wait, (1 - t) / rate) end
+end
+if wait > 0 then return tostring(wait) end
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  redis.call('HSET', key, 'tokens', tostring(math.max(0, tokens[i] - 1)), 'when', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil(burst / rate * 1000) + 1000)
+end
+return '0'
+"""
+"""Spend one request of every key, or none when one must wait (then: how long), in one
+step on the Redis server, by its clock: workers never race each other over a bucket."""
+
+
+class SharedBuckets:
+    """The buckets of every limiter kept in Redis, shared by the workers of one server:
+    the same token buckets as :class:`Limiter`'s, spent in one Redis script. Redis out of
+    reach: each worker falls back to its own buckets (logged) rather than failing the
+    request."""
+
+    def __init__(self, redis: Any, prefix: str) -> None:
+        self._spend = redis.register_script(SPEND)
+        self.prefix = prefix
+
+    async def spend(self, *checks: tuple[Limiter, str], what: str) -> None:
+        """:func:`spend`, across the workers.
+
+        Raises:
+            RateLimited: some key must wait; nothing was taken from any of them.
+        """
+        keys = [f"{self.prefix}{limiter.name}:{key}" for limiter, key in checks]
+        rates = [value for limiter, _ in checks for value in (limiter.rate, limiter.burst)]
+        try:
+            wait = float(await self._spend(keys=keys, args=rates))
+        except Exception:
+            log.warning("rate limits: Redis out of reach, counting in this worker alone")
+            spend(*checks, what=what)
+            return
+        if wait > 0:
+            raise RateLimited(wait, what)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The server's limiters, built from its settings."""
@@ -100,3 +163,16 @@ class Limits:
     """Guests created, per client address."""
     rooms_by_address: Limiter
     rooms_by_account: Limiter
+    shared: SharedBuckets | None = None
+    """With many workers: where the buckets are kept instead of this process's memory."""
+
+    async def spend(self, *checks: tuple[Limiter, str], what: str) -> None:
+        """Take one request from each ``(limiter, key)``, or none when one is spent.
+
+        Raises:
+            RateLimited: some key must wait; nothing was taken from any of them.
+        """
+        if self.shared is None:
+            spend(*checks, what=what)
+        else:
+            await self.shared.spend(*checks, what=what)

@@ -35,6 +35,7 @@ from meeple.core import (
     registry,
 )
 from meeple.core.kit import Rollout, ScaledEvaluator
+from meeple.games.maatatahay.rules import FINISH, PLACE
 
 
 def _search(state: State, seat: Seat, iterations: int = 60, seed: int = 7, **config: object):
@@ -149,7 +150,7 @@ def test_mcts_outplays_random_at_toy_orders() -> None:
     # search still never forgets to claim, and loses far less often than it wins.
     game = ToyOrders(seats=2)
     wins = losses = 0
-    for match in range(10):
+    for match in range(20):
         state = game.new_initial_state(match)
         bots = [MctsBot(match, Budget(30)), RandomBot(match)]
         if match % 2:
@@ -230,3 +231,28 @@ def test_a_turn_policy_finishes_the_leafs_turn_before_judging() -> None:
     untouched = game.new_initial_state(3)
     Playout(max_actions=0, turn_policy=False)(untouched, random.Random(1))
     assert untouched.to_json() == game.new_initial_state(3).to_json()
+
+
+def test_a_bot_grows_the_subtree_of_its_move_when_it_decides_again(maatatahay: Game) -> None:
+    # A Maatatahay placement is two decisions of one seat: where, then how it ends. The
+    # finish's search starts from what the place's search learnt below the chosen space.
+    state = maatatahay.new_initial_state(3)
+    while state.phase != PLACE:
+        mover = state.deciding_seats()[0]
+        state.apply(mover, state.legal_actions(mover)[0])
+    seat = state.deciding_seats()[0]
+    bot = MctsBot(1, Budget(200))
+    placed = bot.search(state, seat)
+    state.apply(seat, placed.action)
+    finish = bot.search(state, seat)
+    visits = sum(stat.visits for stat in finish.stats)
+    assert visits > 200
+    assert visits == 200 + max(stat.visits for stat in placed.stats) - 1
+    # Asked about another position (the same seat's, a move earlier), it starts afresh.
+    fresh = MctsBot(1, Budget(200))
+    fresh.search(state.clone(), seat)
+    other = maatatahay.new_initial_state(4)
+    while other.deciding_seats() != (seat,) or other.phase != FINISH:
+        mover = other.deciding_seats()[0]
+        other.apply(mover, other.legal_actions(mover)[0])
+    assert sum(stat.visits for stat in fresh.search(other, seat).stats) == 200

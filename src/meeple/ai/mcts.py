@@ -109,6 +109,17 @@ class Mcts:
         Raises:
             ValueError: when ``seat`` has no legal action in ``state``.
         """
+        return self.grow(state, seat, budget, seed)[0]
+
+    def grow(
+        self, state: State, seat: Seat, budget: Budget, seed: int, root: Node | None = None
+    ) -> tuple[SearchResult, Node]:
+        """:meth:`run`, growing ``root`` (a tree kept from an earlier search of the same
+        position, see :class:`MctsBot`) or a new tree; returns the result and the tree.
+
+        Raises:
+            ValueError: when ``seat`` has no legal action in ``state``.
+        """
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(
@@ -116,6 +127,8 @@ class Mcts:
             )
         moves = kit_for(state).move_order if self.config.prune else None
         tree = _Tree(seat, state.game.seats, random.Random(seed), self.config.exploration, moves)
+        if root is not None:
+            tree.root = root
         leaf = self.config.leaf
         rng = tree.rng
         done = 0
@@ -128,7 +141,7 @@ class Mcts:
                 edge.visits += 1
                 edge.total += values[mover]
             done += 1
-        return tree.result(legal, done, self.config.temperature)
+        return tree.result(legal, done, self.config.temperature), tree.root
 
 
 class _Tree:
@@ -295,6 +308,13 @@ class MctsBot:
     Each decision draws its search seed from the bot's own generator, so a bot built with
     the same seed, asked the same questions, answers the same. :meth:`search` is the way
     in for callers that want the statistics or a budget of their own (a time limit).
+
+    The bot keeps the subtree below the move it chose, with the position that move leads
+    to. When its next question is that very position (it decides again before anyone
+    else: a Maatatahay placement's finish after its place), the search grows the kept
+    subtree instead of starting afresh: a node stands for a sequence of decisions, so the
+    statistics gathered below the move are the new root's. Any other position drops it.
+    Only sequential decisions are kept (a simultaneous turn's node is a seat's plan).
     """
 
     def __init__(
@@ -310,10 +330,30 @@ class MctsBot:
         self.config = config or MctsConfig()
         self._rng = random.Random(seed)
         self._mcts = Mcts(self.config)
+        self._kept: tuple[State, Seat, Node] | None = None
 
     def search(self, state: State, seat: Seat, budget: Budget | None = None) -> SearchResult:
         """Search ``state`` for ``seat``; ``budget`` replaces the bot's own for this call."""
-        return self._mcts.run(state, seat, budget or self.budget, self._rng.getrandbits(64))
+        root = None
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[1] == seat and kept[0] == state:
+            root = kept[2]
+        seed = self._rng.getrandbits(64)
+        result, tree = self._mcts.grow(state, seat, budget or self.budget, seed, root)
+        self._keep(state, seat, result.action, tree)
+        return result
+
+    def _keep(self, state: State, seat: Seat, action: Action, tree: Node) -> None:
+        """Remember the subtree below ``action`` if ``seat`` decides alone right after it."""
+        if tree.plans is not None or len(state.deciding_seats()) != 1:
+            return
+        edge = tree.edges.get(action * state.game.seats + seat)
+        if edge is None or edge.child is None:
+            return
+        after = state.clone()
+        after.apply_unchecked(seat, action)
+        if after.deciding_seats() == (seat,):
+            self._kept = (after, seat, edge.child)
 
     def select(self, state: State, seat: Seat) -> Action:
         legal = state.legal_actions(seat)

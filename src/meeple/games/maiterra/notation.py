@@ -27,7 +27,7 @@ Cells are those of the 5 x 5 grid (``a1`` top left, ``e5`` bottom right; see
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from meeple.core.errors import InvalidAction, excerpt
 from meeple.core.game import notation_text
@@ -50,7 +50,11 @@ from meeple.games.maiterra.data import (
 )
 
 PARTS = ("all", "soldiers", "cavalry", "one")
-ALL, SOLDIERS_ONLY, CAVALRY_ONLY, ONE = range(4)
+# Literal finals, so the compiled rules read them as constants (docs/compiled.md).
+ALL: Final = 0
+SOLDIERS_ONLY: Final = 1
+CAVALRY_ONLY: Final = 2
+ONE: Final = 3
 
 HOUSE = 0
 DRAFT = HOUSE + len(RULES.houses)
@@ -71,8 +75,17 @@ PLAY_SABOTAGE = PLAY_RALLY + 1
 PLAY_PROSPECT = PLAY_SABOTAGE + CELLS
 NUM_ACTIONS = PLAY_PROSPECT + len(RESOURCES)
 
-K_HOUSE, K_DRAFT, K_END, K_MARCH, K_PULLBACK, K_CLAIM, K_BUILD, K_TRAIN = range(8)
-K_TRADE, K_SELL, K_PLAY = range(8, 11)
+K_HOUSE: Final = 0
+K_DRAFT: Final = 1
+K_END: Final = 2
+K_MARCH: Final = 3
+K_PULLBACK: Final = 4
+K_CLAIM: Final = 5
+K_BUILD: Final = 6
+K_TRAIN: Final = 7
+K_TRADE: Final = 8
+K_SELL: Final = 9
+K_PLAY: Final = 10
 KINDS = (
     "house",
     "draft",

@@ -165,8 +165,11 @@ def draw_order(
             if not stacks:
                 continue
             cell = stacks[rng.below(len(stacks))] if len(stacks) > 1 else stacks[0]
-            orders = stack_orders(state, seat, budget, terrain, cell)
-        elif kind == CARD:
+            drawn = _draw_stack_order(state, seat, budget, terrain, cell, rng=rng)
+            if drawn is not None:
+                return drawn
+            continue
+        if kind == CARD:
             if not budget.cards:
                 continue
             plays = [card_plays(state, seat, budget, card) for card in sorted(set(budget.cards))]
@@ -191,33 +194,50 @@ def stack_orders(
     state: MaiterraState, seat: int, budget: Budget, terrain: TerrainTables, cell: int
 ) -> list[int]:
     """The marches, pull-backs and sale of the seat's stack on ``cell`` (its Speedup is a
-    card play): the marches part by part, then the pull-backs, then the sale."""
+    card play): the marches part by part (:meth:`TerrainTables.stack_marches`), then the
+    pull-backs, then the sale."""
     soldiers, cavalry = budget.units[cell]
-    orders: list[int] = []
     if not soldiers and not cavalry:
-        return orders
-    add = orders.append
-    fast = cell in budget.speedup
-    parts = [(ids.ALL, not soldiers or fast)]
-    if soldiers and cavalry:
-        parts += [(ids.SOLDIERS_ONLY, fast), (ids.CAVALRY_ONLY, True)]
-    if soldiers >= 2:
-        parts.append((ids.ONE, fast))
-    steps, rides = terrain.steps[cell], terrain.rides[cell]
-    for part, can_ride in parts:
-        orders.extend(steps[part])
-        if can_ride:
-            orders.extend(rides[part])
-    if budget.res[WOOD] >= state.game.rules.pullback_cost[WOOD]:
-        owner, side = state.owner, state.side
-        mine, near_cells = side[seat], NEIGHBOURS[cell]
-        for direction, action in PULLBACK_IDS[cell]:
-            near = near_cells[direction]
-            if near >= 0 and owner[near] >= 0 and side[owner[near]] == mine:
-                add(action)
+        return []
+    orders = list(terrain.stack_marches(cell, soldiers, cavalry, cell in budget.speedup))
+    orders.extend(_pullbacks(state, seat, budget, cell))
     if soldiers:
-        add(SELL_IDS[cell])
+        orders.append(SELL_IDS[cell])
     return orders
+
+
+def _pullbacks(state: MaiterraState, seat: int, budget: Budget, cell: int) -> list[int]:
+    """The pull-backs of the seat's stack on ``cell`` it can pay, by direction."""
+    if budget.res[WOOD] < state.game.rules.pullback_cost[WOOD]:
+        return []
+    owner, side = state.owner, state.side
+    mine, near_cells = side[seat], NEIGHBOURS[cell]
+    orders = []
+    for direction, action in PULLBACK_IDS[cell]:
+        near = near_cells[direction]
+        if near >= 0 and owner[near] >= 0 and side[owner[near]] == mine:
+            orders.append(action)
+    return orders
+
+
+def _draw_stack_order(
+    state: MaiterraState, seat: int, budget: Budget, terrain: TerrainTables, cell: int, *, rng: Rng
+) -> int | None:
+    """One of :func:`stack_orders`, drawn as from that list without making it (the marches
+    are a table's), or None when it is empty (cavalry hemmed in by lakes)."""
+    soldiers, cavalry = budget.units[cell]
+    marches = terrain.stack_marches(cell, soldiers, cavalry, cell in budget.speedup)
+    pullbacks = _pullbacks(state, seat, budget, cell)
+    count = len(marches) + len(pullbacks) + (1 if soldiers else 0)
+    if not count:
+        return None
+    index = rng.below(count) if count > 1 else 0
+    if index < len(marches):
+        return marches[index]
+    index -= len(marches)
+    if index < len(pullbacks):
+        return pullbacks[index]
+    return SELL_IDS[cell]
 
 
 def claim_orders(

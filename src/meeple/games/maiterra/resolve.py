@@ -91,23 +91,22 @@ def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]
     texts = []
     for action in queue:
         order = DECODED[action]
-        kind = order.kind
+        kind, cell, b, part = order
         moving = None
         if kind in (ids.K_MARCH, ids.K_PULLBACK):
-            stack = budget.units.get(order.a)
+            stack = budget.units.get(cell)
             if stack is not None:
-                moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else order.c)
+                moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else part)
         if not state.spend(seat, order, budget):
             events.append(Event("order_failed", seat, {"order": NOTATION[action]}))
             continue
         texts.append(NOTATION[action])
-        cell = order.a
         if kind == ids.K_MARCH and moving is not None:
-            mid, end = PATH_CELLS[cell][order.b]
+            mid, end = PATH_CELLS[cell][b]
             _lift(state, seat, cell, moving)
             turn.groups.append(Group(seat, cell, mid, end, list(moving)))
         elif kind == ids.K_PULLBACK and moving is not None:
-            near = NEIGHBOURS[cell][order.b]
+            near = NEIGHBOURS[cell][b]
             _lift(state, seat, cell, moving)
             turn.pullbacks.append(Group(seat, cell, near, near, list(moving)))
         elif kind == ids.K_SELL:
@@ -116,13 +115,13 @@ def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]
         elif kind == ids.K_CLAIM:
             turn.claims.append((seat, cell))
         elif kind == ids.K_BUILD:
-            turn.builds.append((seat, cell, order.b))
+            turn.builds.append((seat, cell, b))
         elif kind == ids.K_TRAIN:
-            turn.trains.append((seat, cell, order.b))
+            turn.trains.append((seat, cell, b))
         elif kind == ids.K_TRADE:
-            turn.payouts.setdefault(seat, [0, 0, 0, 0])[order.b] += 1
+            turn.payouts.setdefault(seat, [0, 0, 0, 0])[b] += 1
         elif kind == ids.K_PLAY:
-            _play(state, seat, order.a, order.b, turn)
+            _play(state, seat, cell, b, turn)
     state.res[seat] = budget.res
     events.append(Event("orders", seat, {"orders": texts}))
 

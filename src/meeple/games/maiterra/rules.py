@@ -138,12 +138,14 @@ class KeptBudget:
     The facts (neither the owners nor the armies change while the seats plan):
     ``pullbacks[cell]``: the pull-backs of the seat's stack on ``cell`` to friendly fields;
     ``claims``: (field, claim id) of the empty land within two steps of where the seat's
-    units stood, in board order; ``rooms[kind]``: (field, free slots, build id) of each of
-    the seat's fields with room for that building; ``trains[unit]``: the training ids of
-    that unit at the seat's barracks; ``sabotage``: the Sabotage plays on enemy fields.
+    units stood, in board order; ``rooms``: each of the seat's fields with room for a
+    building, in board order, with (building, free slots, build id) for each building it
+    has room for; ``barracks``: the seat's fields with barracks; ``sabotage``: the Sabotage
+    plays on enemy fields. Lists that are read, never changed.
     """
 
     __slots__ = (
+        "barracks",
         "budget",
         "buildings",
         "cards",
@@ -162,7 +164,6 @@ class KeptBudget:
         "soldiers",
         "tables",
         "terrain",
-        "trains",
     )
 
     def __init__(self, state: MaiterraState, seat: int) -> None:
@@ -201,21 +202,21 @@ class KeptBudget:
             [(cell, CLAIM_IDS[cell]) for cell in sorted(reach) if owner[cell] < 0 and land[cell]]
         )
         slots = tables.slots
-        self.rooms = tuple(
-            tuple(
-                [
-                    (cell, room, BUILD_IDS[cell][kind])
-                    for cell in budget.fields
-                    if (room := slots[cell][kind] - buildings[cell * NUM_BUILDINGS + kind]) > 0
-                ]
-            )
-            for kind in range(NUM_BUILDINGS)
-        )
-        barracks = [cell for cell in budget.fields if buildings[cell * NUM_BUILDINGS + BARRACKS]]
-        self.trains = tuple(
-            tuple([TRAIN_IDS[cell][unit] for cell in barracks])
-            for unit in range(len(state.game.tables.unit_costs))
-        )
+        rooms: list[tuple[int, list[tuple[int, int, int]]]] = []
+        barracks: list[int] = []
+        for cell in budget.fields:
+            base, room_here, build_ids = cell * NUM_BUILDINGS, slots[cell], BUILD_IDS[cell]
+            here = []
+            for kind in range(NUM_BUILDINGS):
+                room = room_here[kind] - buildings[base + kind]
+                if room > 0:
+                    here.append((kind, room, build_ids[kind]))
+            if here:
+                rooms.append((cell, here))
+            if buildings[base + BARRACKS]:
+                barracks.append(cell)
+        self.rooms = rooms
+        self.barracks = barracks
         self.sabotage = tuple(
             [
                 SABOTAGE_IDS[cell]
@@ -378,7 +379,7 @@ class MaiterraState(State):
             self.winners: tuple[int, ...] = ()
             self.reason = ""
             self.rng = Rng(0)
-            self.kept: dict[int, KeptBudget] = {}
+            self.kept: dict[int, KeptBudget] | None = None
             return
         self.side = source.side
         self.phase = source.phase
@@ -401,7 +402,7 @@ class MaiterraState(State):
         self.winners = source.winners
         self.reason = source.reason
         self.rng = Rng(source.rng.state)
-        self.kept = {}  # a clone works its budgets out again when it plans
+        self.kept = None  # a clone works its budgets out again when it plans
 
     # -- setup -------------------------------------------------------------------------
 
@@ -512,9 +513,12 @@ class MaiterraState(State):
 
     def kept_budget(self, seat: int, queue: list[int]) -> KeptBudget:
         """The seat's :class:`KeptBudget`, brought up to date with its ``queue``."""
-        kept = self.kept.get(seat)
+        every = self.kept
+        if every is None:
+            every = self.kept = {}
+        kept = every.get(seat)
         if kept is None or not kept.holds(self, seat, queue):
-            kept = self.kept[seat] = KeptBudget(self, seat)
+            kept = every[seat] = KeptBudget(self, seat)
         paid = kept.paid
         if len(paid) < len(queue):
             budget = kept.budget
@@ -533,9 +537,9 @@ class MaiterraState(State):
         ``budget``: the seat's :meth:`budget` when the caller keeps it up to date itself;
         it is read, never changed.
         """
-        rules, derived = self.game.rules, self.game.tables
+        derived = self.game.tables
         queue = self.queue[seat]
-        if len(queue) >= rules.max_orders:
+        if len(queue) >= derived.max_orders:
             return [ids.END]
         kept = self.kept_budget(seat, queue)
         if budget is None:
@@ -543,56 +547,62 @@ class MaiterraState(State):
         tables = kept.tables
         res = budget.res
         food, wood, brick, coins = res
+        # Kind by kind in the order of the ids, each in ascending order: the list comes out
+        # sorted, as it would be sorted (the tests hold it to the sorted list).
         actions = [ids.END]
         add, extend = actions.append, actions.extend
-        cards = budget.cards
-        can_pull = wood >= rules.pullback_cost[WOOD]
-        can_speed = SPEEDUP in cards
-        speedup, pullbacks = budget.speedup, kept.pullbacks
-        # The list is sorted at the end, so each kind of order goes in whole.
-        for cell, (soldiers, cavalry) in budget.units.items():
-            if not soldiers and not cavalry:
-                continue
-            fast = cell in speedup
-            extend(tables.stack_marches(cell, soldiers, cavalry, fast))
-            if can_pull:
-                extend(pullbacks[cell])
-            if soldiers:
-                add(SELL_IDS[cell])
-            if can_speed and not fast:
-                add(SPEEDUP_IDS[cell])
-        if budget.afford(rules.claim_cost):
+        units, speedup = budget.units, budget.speedup
+        for cell, (soldiers, cavalry) in units.items():  # in board order
+            if soldiers or cavalry:
+                extend(tables.sorted_marches(cell, soldiers, cavalry, cell in speedup))
+        if wood >= derived.pullback_cost[WOOD]:
+            pullbacks = kept.pullbacks
+            for cell, (soldiers, cavalry) in units.items():
+                if soldiers or cavalry:
+                    extend(pullbacks[cell])
+        if budget.afford(derived.claim_cost):
             claims = budget.claims
             for cell, action in kept.claims:
                 if cell not in claims:
                     add(action)
         idle, builds = budget.idle, budget.builds
         building_people = derived.building_people
-        for kind, cost in enumerate(derived.building_costs):
-            if (
-                food >= cost[0]
-                and wood >= cost[1]
-                and brick >= cost[2]
-                and coins >= cost[3]
-                and idle >= building_people[kind]
-                and (kind != SCIENCE or budget.science < kept.science_limit)
-            ):
-                if builds:  # what the queue builds here takes slots too
-                    for cell, room, action in kept.rooms[kind]:
-                        if builds.get((cell, kind), 0) < room:
-                            add(action)
-                else:
-                    for _, _, action in kept.rooms[kind]:
-                        add(action)
-        trains = kept.trains
-        for unit, cost in enumerate(derived.unit_costs):
-            if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]:
-                extend(trains[unit])
-        rate = rules.bank_rate
+        affords = [
+            food >= cost[0]
+            and wood >= cost[1]
+            and brick >= cost[2]
+            and coins >= cost[3]
+            and idle >= building_people[kind]
+            and (kind != SCIENCE or budget.science < kept.science_limit)
+            for kind, cost in enumerate(derived.building_costs)
+        ]
+        for cell, rooms in kept.rooms:
+            for kind, room, action in rooms:
+                if affords[kind] and (not builds or builds.get((cell, kind), 0) < room):
+                    add(action)
+        trains = [
+            unit
+            for unit, cost in enumerate(derived.unit_costs)
+            if food >= cost[0] and wood >= cost[1] and brick >= cost[2] and coins >= cost[3]
+        ]
+        if trains:
+            for cell in kept.barracks:
+                train_ids = TRAIN_IDS[cell]
+                for unit in trains:
+                    add(train_ids[unit])
+        rate = derived.bank_rate
         for give in range(4):
             if res[give] >= rate:
                 extend(TRADE_IDS[give])
+        for cell, (soldiers, _) in units.items():
+            if soldiers:
+                add(SELL_IDS[cell])
+        cards = budget.cards
         if cards:
+            if SPEEDUP in cards:
+                for cell, (soldiers, cavalry) in units.items():
+                    if (soldiers or cavalry) and cell not in speedup:
+                        add(SPEEDUP_IDS[cell])
             if LUCKY_STRIKE in cards:
                 add(ids.PLAY_LUCKY)
             if RALLY in cards:
@@ -601,7 +611,6 @@ class MaiterraState(State):
                 extend(kept.sabotage)
             if PROSPECT in cards:
                 extend(PROSPECT_IDS)
-        actions.sort()
         return actions
 
     def _can_build(self, seat: int, cell: int, kind: int, budget: Budget) -> bool:
@@ -616,10 +625,11 @@ class MaiterraState(State):
     def spend(self, seat: int, order: Order, budget: Budget, *, dry: bool = False) -> bool:
         """Check ``order`` against ``budget`` and take what it costs; False if it cannot
         be paid or done (then the budget is unchanged)."""
-        kind = order.kind
+        kind, a, b, part = order  # unpacked: a compiled build reads a tuple's items natively
+        derived = self.game.tables
         if kind in (ids.K_MARCH, ids.K_PULLBACK, ids.K_SELL):
-            stack = budget.units.get(order.a)
-            if stack is None or not any(stack):
+            stack = budget.units.get(a)
+            if stack is None or not (stack[0] or stack[1]):
                 return False
             if kind == ids.K_SELL:
                 if not stack[0]:
@@ -627,58 +637,54 @@ class MaiterraState(State):
                 stack[0] -= 1
                 return True
             if kind == ids.K_PULLBACK:
-                if not budget.afford(self.game.rules.pullback_cost):
+                if not budget.afford(derived.pullback_cost):
                     return False
-                budget.pay(self.game.rules.pullback_cost)
+                budget.pay(derived.pullback_cost)
                 stack[0] = stack[1] = 0
                 return True
-            moving = march_part(stack, order.c)
+            moving = march_part(stack, part)
             if moving is None:
                 return False
             stack[0] -= moving[0]
             stack[1] -= moving[1]
             return True
         if kind == ids.K_CLAIM:
-            if order.a in budget.claims or not budget.afford(self.game.rules.claim_cost):
+            if a in budget.claims or not budget.afford(derived.claim_cost):
                 return False
-            budget.pay(self.game.rules.claim_cost)
-            budget.claims.add(order.a)
+            budget.pay(derived.claim_cost)
+            budget.claims.add(a)
             return True
         if kind == ids.K_BUILD:
-            building = self.game.rules.buildings[order.b]
-            if self.owner[order.a] != seat or not self._can_build(seat, order.a, order.b, budget):
+            if self.owner[a] != seat or not self._can_build(seat, a, b, budget):
                 return False
-            budget.pay(building.cost)
-            budget.idle -= building.people
-            key = (order.a, order.b)
+            budget.pay(derived.building_costs[b])
+            budget.idle -= derived.building_people[b]
+            key = (a, b)
             budget.builds[key] = budget.builds.get(key, 0) + 1
-            budget.science += order.b == SCIENCE
+            budget.science += b == SCIENCE
             return True
         if kind == ids.K_TRAIN:
-            cost = self.game.tables.unit_costs[order.b]
-            if self.owner[order.a] != seat or not self.building(order.a, BARRACKS):
+            cost = derived.unit_costs[b]
+            if self.owner[a] != seat or not self.buildings[a * NUM_BUILDINGS + BARRACKS]:
                 return False
             if not budget.afford(cost):
                 return False
             budget.pay(cost)
             return True
         if kind == ids.K_TRADE:
-            if budget.res[order.a] < self.game.rules.bank_rate:
+            if budget.res[a] < derived.bank_rate:
                 return False
-            budget.res[order.a] -= self.game.rules.bank_rate
+            budget.res[a] -= derived.bank_rate
             return True
         if kind == ids.K_PLAY:
-            card = order.a
-            if card not in budget.cards:
+            if a not in budget.cards:
                 return False
-            budget.cards.remove(card)
-            if card == SPEEDUP:
-                budget.speedup.add(order.b)
-            elif card == PROSPECT:
+            budget.cards.remove(a)
+            if a == SPEEDUP:
+                budget.speedup.add(b)
+            elif a == PROSPECT:
                 res = budget.res
-                res[order.b] = min(
-                    self.game.rules.storage_cap, res[order.b] + self.game.rules.prospect_amount
-                )
+                res[b] = min(derived.storage_cap, res[b] + derived.prospect_amount)
             return True
         return False
 
@@ -700,12 +706,11 @@ class MaiterraState(State):
     # -- transitions -------------------------------------------------------------------
 
     def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
-        order = DECODED[action]
-        kind = order.kind
+        kind, a, _, _ = DECODED[action]
         if kind == ids.K_HOUSE:
-            return self._pick_house(seat, order.a)
+            return self._pick_house(seat, a)
         if kind == ids.K_DRAFT:
-            return self._draft(seat, order.a)
+            return self._draft(seat, a)
         if kind == ids.K_END:
             return self._end_turn(seat)
         queue = self.queue[seat]

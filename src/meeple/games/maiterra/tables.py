@@ -51,10 +51,11 @@ class TerrainTables:
     ``marches[cell]``: (two-field?, march id of part ``all``) for every path whose fields
     are land; ``steps[cell][part]`` and ``rides[cell][part]``: the march ids of that part
     along those paths of one field and of two; ``slots[cell][kind]``: how many of a
-    building a field takes; :meth:`stack_marches`: every march of a stack.
+    building a field takes; :meth:`stack_marches`: every march of a stack (and
+    :meth:`sorted_marches`, the same ascending).
     """
 
-    __slots__ = ("land", "marches", "rides", "slots", "stacks", "steps")
+    __slots__ = ("land", "marches", "rides", "slots", "sorted_stacks", "stacks", "steps")
 
     def __init__(self, terrain: tuple[int, ...], rules: RuleData) -> None:
         land = tuple(t != lakeland.LAKE for t in terrain)
@@ -67,14 +68,15 @@ class TerrainTables:
             )
             for cell in range(CELLS)
         )
-        self.steps = tuple(
-            tuple(tuple(base + part for two, base in paths if not two) for part in PARTS)
-            for paths in self.marches
-        )
-        self.rides = tuple(
-            tuple(tuple(base + part for two, base in paths if two) for part in PARTS)
-            for paths in self.marches
-        )
+        steps: list[tuple[tuple[int, ...], ...]] = []
+        rides: list[tuple[tuple[int, ...], ...]] = []
+        for paths in self.marches:
+            one = [base for two, base in paths if not two]
+            both = [base for two, base in paths if two]
+            steps.append(tuple([tuple([base + part for base in one]) for part in PARTS]))
+            rides.append(tuple([tuple([base + part for base in both]) for part in PARTS]))
+        self.steps = tuple(steps)
+        self.rides = tuple(rides)
         self.slots = tuple(
             tuple(
                 (building.per_field or rules.slots[terrain[cell]][kind]) if land[cell] else 0
@@ -83,6 +85,7 @@ class TerrainTables:
             for cell in range(CELLS)
         )
         self.stacks: dict[int, tuple[int, ...]] = {}
+        self.sorted_stacks: dict[int, tuple[int, ...]] = {}
 
     def stack_marches(self, cell: int, soldiers: int, cavalry: int, fast: bool) -> tuple[int, ...]:
         """The march ids of a stack of ``soldiers`` and ``cavalry`` on ``cell`` (``fast``:
@@ -106,25 +109,48 @@ class TerrainTables:
             found = self.stacks[key] = tuple(orders)
         return found
 
+    def sorted_marches(self, cell: int, soldiers: int, cavalry: int, fast: bool) -> tuple[int, ...]:
+        """:meth:`stack_marches` in ascending order of their ids."""
+        key = ((cell * 3 + min(soldiers, 2)) * 2 + (cavalry > 0)) * 2 + fast
+        found = self.sorted_stacks.get(key)
+        if found is None:
+            found = tuple(sorted(self.stack_marches(cell, soldiers, cavalry, fast)))
+            self.sorted_stacks[key] = found
+        return found
+
 
 class RuleTables:
     """What one rule data fixes, as flat tuples: each unit's and building's cost, the people
-    a building takes, each unit's attack and defence; and each map's :class:`TerrainTables`
+    a building takes, each unit's attack and defence; the numbers the planning reads on
+    every order (copied from the rules); and each map's :class:`TerrainTables`
     (kept for the last few maps; the key is the terrain itself, so a terrain changed in
     place gets tables of its own)."""
 
     __slots__ = (
         "attack",
+        "bank_rate",
         "building_costs",
         "building_people",
+        "claim_cost",
         "defence",
+        "max_orders",
+        "prospect_amount",
+        "pullback_cost",
         "rules",
+        "storage_cap",
         "terrains",
         "unit_costs",
     )
 
     def __init__(self, rules: RuleData) -> None:
         self.rules = rules
+        # The numbers the planning reads on every order, as attributes of a compiled class.
+        self.max_orders = rules.max_orders
+        self.claim_cost = rules.claim_cost
+        self.pullback_cost = rules.pullback_cost
+        self.bank_rate = rules.bank_rate
+        self.storage_cap = rules.storage_cap
+        self.prospect_amount = rules.prospect_amount
         self.unit_costs = tuple(unit.cost for unit in rules.units)
         self.building_costs = tuple(building.cost for building in rules.buildings)
         self.building_people = tuple(building.people for building in rules.buildings)

@@ -84,23 +84,35 @@ def _gain_all(state: MaiterraState, seat: int, amounts: list[int] | tuple[int, .
 
 
 def _pay_orders(state: MaiterraState, seat: int, turn: Turn, events: list[Event]) -> None:
+    """ "Orders are checked and paid for. You spend only what you hold." The seat's budget
+    as it planned (:meth:`MaiterraState.paid_orders`) has paid them already, in this order
+    against these stores; a seat that kept none pays them here."""
     queue = state.queue[seat]
     if not queue:
         return
-    budget = Budget(state, seat)
+    kept = state.paid_orders(seat)
+    if kept is not None:
+        budget, passed, moved = kept.budget, kept.passed, kept.moved
+    else:
+        budget, passed, moved = Budget(state, seat), [], []
+        for action in queue:
+            order = DECODED[action]
+            kind, cell, _, part = order
+            moving = None
+            if kind in (ids.K_MARCH, ids.K_PULLBACK):
+                stack = budget.units.get(cell)
+                if stack is not None:
+                    moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else part)
+            passed.append(state.spend(seat, order, budget))
+            moved.append(moving)
     texts = []
-    for action in queue:
-        order = DECODED[action]
-        kind, cell, b, part = order
-        moving = None
-        if kind in (ids.K_MARCH, ids.K_PULLBACK):
-            stack = budget.units.get(cell)
-            if stack is not None:
-                moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else part)
-        if not state.spend(seat, order, budget):
+    for index, action in enumerate(queue):
+        if not passed[index]:
             events.append(Event("order_failed", seat, {"order": NOTATION[action]}))
             continue
         texts.append(NOTATION[action])
+        kind, cell, b, _ = DECODED[action]
+        moving = moved[index]
         if kind == ids.K_MARCH and moving is not None:
             mid, end = PATH_CELLS[cell][b]
             _lift(state, seat, cell, moving)

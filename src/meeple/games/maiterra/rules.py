@@ -130,10 +130,13 @@ class KeptBudget:
     and the facts its legal orders read that no queued order changes.
 
     Each :meth:`MaiterraState.legal_orders` call checks that those parts of the state still
-    equal the copies and that the queue still begins with the orders already paid, then
+    equal the copies and that the queue still begins with the orders already ``paid``, then
     pays only the orders queued since; anything else (a new turn, a test writing the
-    state's lists in place) builds it anew. So it is never stale, however the state was
-    changed, and a seat planning six orders walks its queue once, not six times.
+    state's lists in place) builds it anew. For each paid order it notes whether it
+    ``passed`` (:meth:`MaiterraState.spend`) and the units a march or pull-back ``moved``
+    (:func:`march_part` before paying), which the turn's resolution reads. So it is never
+    stale, however the state was changed, and a seat planning six orders walks its queue
+    once, not six times.
 
     The facts (neither the owners nor the armies change while the seats plan):
     ``pullbacks[cell]``: the pull-backs of the seat's stack on ``cell`` to friendly fields;
@@ -141,19 +144,23 @@ class KeptBudget:
     units stood, in board order; ``rooms``: each of the seat's fields with room for a
     building, in board order, with (building, free slots, build id) for each building it
     has room for; ``barracks``: the seat's fields with barracks; ``sabotage``: the Sabotage
-    plays on enemy fields. Lists that are read, never changed.
+    plays on enemy fields. Lists that are read, never changed; :meth:`builds` remembers
+    its answers.
     """
 
     __slots__ = (
         "barracks",
         "budget",
+        "build_lists",
         "buildings",
         "cards",
         "cavalry",
         "claims",
         "house",
+        "moved",
         "owner",
         "paid",
+        "passed",
         "people",
         "pullbacks",
         "res",
@@ -169,6 +176,8 @@ class KeptBudget:
     def __init__(self, state: MaiterraState, seat: int) -> None:
         self.budget = budget = Budget(state, seat)
         self.paid: list[int] = []
+        self.passed: list[bool] = []
+        self.moved: list[tuple[int, int] | None] = []
         self.res = state.res[seat][:]
         self.owner = owner = state.owner[:]
         self.buildings = buildings = state.buildings[:]
@@ -217,6 +226,7 @@ class KeptBudget:
                 barracks.append(cell)
         self.rooms = rooms
         self.barracks = barracks
+        self.build_lists: dict[tuple[bool, ...], list[int]] = {}
         self.sabotage = tuple(
             [
                 SABOTAGE_IDS[cell]
@@ -224,6 +234,16 @@ class KeptBudget:
                 if owner[cell] >= 0 and side[owner[cell]] != mine
             ]
         )
+
+    def builds(self, affords: tuple[bool, ...]) -> list[int]:
+        """Every build on the seat's fields of the kinds it ``affords`` (by kind), while its
+        queue builds nothing: worked out once for each such set of kinds."""
+        found = self.build_lists.get(affords)
+        if found is None:
+            found = self.build_lists[affords] = [
+                action for _, rooms in self.rooms for kind, _, action in rooms if affords[kind]
+            ]
+        return found
 
     def holds(self, state: MaiterraState, seat: int, queue: list[int]) -> bool:
         """Whether the budget is still the seat's before the orders queued since."""
@@ -521,10 +541,33 @@ class MaiterraState(State):
             kept = every[seat] = KeptBudget(self, seat)
         paid = kept.paid
         if len(paid) < len(queue):
-            budget = kept.budget
+            budget, units, passed, moved = kept.budget, kept.budget.units, kept.passed, kept.moved
             for action in queue[len(paid) :]:
-                self.spend(seat, DECODED[action], budget)
+                order = DECODED[action]
+                kind, cell, _, part = order
+                moving = None
+                if kind in (ids.K_MARCH, ids.K_PULLBACK):
+                    stack = units.get(cell)
+                    if stack is not None:
+                        moving = march_part(stack, ids.ALL if kind == ids.K_PULLBACK else part)
+                passed.append(self.spend(seat, order, budget))
+                moved.append(moving)
                 paid.append(action)
+        return kept
+
+    def paid_orders(self, seat: int) -> KeptBudget | None:
+        """The seat's :class:`KeptBudget` paid up to its whole queue, handed over to the
+        turn's resolution (which then pays nothing again and makes the budget's stores the
+        seat's, so the state keeps it no longer); None if the seat kept none that still
+        holds (a clone that has not planned since)."""
+        every, queue = self.kept, self.queue[seat]
+        if every is None:
+            return None
+        kept = every.get(seat)
+        if kept is None or not kept.holds(self, seat, queue):
+            return None
+        kept = self.kept_budget(seat, queue)
+        del every[seat]
         return kept
 
     def legal_orders(self, seat: int, budget: Budget | None = None) -> list[int]:
@@ -567,19 +610,24 @@ class MaiterraState(State):
                     add(action)
         idle, builds = budget.idle, budget.builds
         building_people = derived.building_people
-        affords = [
-            food >= cost[0]
-            and wood >= cost[1]
-            and brick >= cost[2]
-            and coins >= cost[3]
-            and idle >= building_people[kind]
-            and (kind != SCIENCE or budget.science < kept.science_limit)
-            for kind, cost in enumerate(derived.building_costs)
-        ]
-        for cell, rooms in kept.rooms:
-            for kind, room, action in rooms:
-                if affords[kind] and (not builds or builds.get((cell, kind), 0) < room):
-                    add(action)
+        affords = tuple(
+            [
+                food >= cost[0]
+                and wood >= cost[1]
+                and brick >= cost[2]
+                and coins >= cost[3]
+                and idle >= building_people[kind]
+                and (kind != SCIENCE or budget.science < kept.science_limit)
+                for kind, cost in enumerate(derived.building_costs)
+            ]
+        )
+        if builds:  # what the queue builds takes slots too
+            for cell, rooms in kept.rooms:
+                for kind, room, action in rooms:
+                    if affords[kind] and builds.get((cell, kind), 0) < room:
+                        add(action)
+        else:
+            extend(kept.builds(affords))
         trains = [
             unit
             for unit, cost in enumerate(derived.unit_costs)

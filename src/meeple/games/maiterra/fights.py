@@ -16,12 +16,12 @@ from meeple.core.outcome import Event
 from meeple.games.maiterra.combat import Side, casualties, decide, flank_bonus, remove_units
 from meeple.games.maiterra.data import (
     CAVALRY,
+    CELL_NAMES,
     MOON,
     NUM_BUILDINGS,
     SOLDIER,
     WALL,
     WORKER_BUILDINGS,
-    cell_name,
 )
 from meeple.games.maiterra.rules import MaiterraState
 
@@ -69,7 +69,11 @@ def march(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
             Event(
                 "pulled_back",
                 group.seat,
-                {"from": cell_name(group.origin), "to": cell_name(group.end), "units": group.units},
+                {
+                    "from": CELL_NAMES[group.origin],
+                    "to": CELL_NAMES[group.end],
+                    "units": group.units,
+                },
             )
         )
     if state.game.rules.road_fights == "first_steps":
@@ -136,7 +140,7 @@ def _arrive(state: MaiterraState, turn: Turn, events: list[Event]) -> None:
             Event(
                 "marched",
                 seat,
-                {"from": cell_name(group.origin), "to": cell_name(dest), "units": group.units},
+                {"from": CELL_NAMES[group.origin], "to": CELL_NAMES[dest], "units": group.units},
             )
         )
 
@@ -238,7 +242,7 @@ def _road_fight(
         _land(state, group.seat, group.origin, group.units)
         group.units = [0, 0]
     data: dict[str, object] = {
-        "edge": [cell_name(edge[0]), cell_name(edge[1])],
+        "edge": [CELL_NAMES[edge[0]], CELL_NAMES[edge[1]]],
         "sides": [_side_json(one), _side_json(two)],
         "winner": sorted(winner.members),
         "winner_lost": _losses_json(winner_losses),
@@ -350,7 +354,7 @@ def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> N
             "fight",
             None,
             {
-                "field": cell_name(cell),
+                "field": CELL_NAMES[cell],
                 "owner": owner if owner >= 0 else None,
                 "sides": [_side_json(side) for side in ordered],
                 "winner": sorted(winner.members) or [owner],
@@ -360,7 +364,7 @@ def fight(state: MaiterraState, cell: int, turn: Turn, events: list[Event]) -> N
     )
     if owner >= 0 and winner.side != owner_side:
         if walls:
-            events.append(Event("breach", None, {"field": cell_name(cell)}))
+            events.append(Event("breach", None, {"field": CELL_NAMES[cell]}))
         _conquer(state, cell, _leader(winner.members), turn, events, fought=True)
 
 
@@ -437,6 +441,6 @@ def _conquer(
         Event(
             "conquest",
             seat,
-            {"field": cell_name(cell), "from": old, "razed": razed, "fought": fought},
+            {"field": CELL_NAMES[cell], "from": old, "razed": razed, "fought": fought},
         )
     )

@@ -1,6 +1,9 @@
 """Maiterra's fast paths checked against the slow way they replace.
 
 - ``legal_orders`` with a budget the caller keeps equals the one it builds itself.
+- The budget a state keeps while a seat plans (:class:`~meeple.games.maiterra.rules.KeptBudget`)
+  follows every write to the state, in place or not, and the turn's resolution that reads
+  it plays as the one that pays the queue again (a clone keeps none).
 - A resample draws other seats' sealed orders kind by kind (:mod:`meeple.games.maiterra.redraw`)
   instead of listing every legal order: the candidates of its kinds, taken together, must be
   exactly ``legal_orders`` less ``end``, so every order it can draw is legal.
@@ -14,11 +17,12 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
+from tests.games.maiterra import helpers
 
 from meeple.core.rng import Rng
 from meeple.games.maiterra import Maiterra, redraw
 from meeple.games.maiterra import notation as ids
-from meeple.games.maiterra.data import CARD_NAMES
+from meeple.games.maiterra.data import BARRACKS, CARD_NAMES, NUM_BUILDINGS
 from meeple.games.maiterra.rules import PLAN, MaiterraState
 
 
@@ -110,6 +114,58 @@ def test_legal_orders_with_a_kept_budget_equal_those_it_builds() -> None:
             budget = state.budget(seat)
             assert state.legal_orders(seat, budget) == state.legal_orders(seat)
             assert budget.res == state.budget(seat).res  # read, never changed
+
+
+def test_the_kept_budget_follows_writes_in_place() -> None:
+    """The tests build positions by writing the state's lists in place between calls that
+    list legal orders (``tests/games/maiterra/helpers.py``): the kept budget never goes
+    stale."""
+    state = helpers.planning(seats=2)
+    helpers.own(state, 0, "b2", "c3")
+    helpers.army(state, 0, "b2", soldiers=2)
+    seat = 0
+
+    def fresh() -> list[int]:
+        return state.clone().legal_orders(seat)  # a clone keeps no budget
+
+    before = state.legal_orders(seat)
+    assert before == fresh()
+    state.res[seat][1] = 5  # wood: pull-backs, claims, builds
+    state.res[seat][2] = 5  # brick
+    state.res[seat][3] = 5
+    assert state.legal_orders(seat) == fresh() != before
+    helpers.army(state, 0, "c3", soldiers=1, cavalry=1)
+    helpers.own(state, 0, "d4")
+    state.buildings[helpers.cell("c3") * NUM_BUILDINGS + BARRACKS] = 1
+    state.cards[seat].extend([CARD_NAMES.index("speedup"), CARD_NAMES.index("sabotage")])
+    helpers.own(state, 1, "a1")
+    assert state.legal_orders(seat) == fresh()
+    for text in ("claim b3", "build barracks b2"):
+        state.play(seat, text)
+        assert state.legal_orders(seat) == fresh()
+    state.queue[seat][0] = state.parse_action(seat, "trade coins for food")  # in place
+    assert state.legal_orders(seat) == fresh()
+    state.terrain[helpers.cell("b3")] = -1  # a lake now
+    assert state.legal_orders(seat) == fresh()
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_turn_resolves_alike_with_and_without_kept_budgets(seats: int) -> None:
+    checked = 0
+    rng = random.Random(seats)
+    for state in _positions(seats, 2, every=5):
+        if state.phase != PLAN:
+            continue
+        kept, clone = state.clone(), state.clone()
+        for seat in kept.deciding_seats():
+            kept.legal_orders(seat)  # keeps a budget ...
+        while kept.phase == PLAN and kept.turn == state.turn:
+            seat = kept.deciding_seats()[0]
+            action = rng.choice(kept.legal_actions(seat))  # ... and its queue grows
+            assert kept.apply_unchecked(seat, action) == clone.apply_unchecked(seat, action)
+        assert kept.to_json() == clone.to_json()
+        checked += 1
+    assert checked > 20
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 7, 20, 21, 45])

@@ -29,7 +29,13 @@ from meeple.games.manafields.data import (
     STEP,
     WIDTH,
 )
-from meeple.games.manafields.legal import OPEN_MASK, bits_to_move_ids, legal_orders, reach
+from meeple.games.manafields.legal import (
+    OPEN_MASK,
+    band_move_ids,
+    bits_to_move_ids,
+    legal_orders,
+    reach,
+)
 
 
 def _one_at_a_time(state: ManafieldsState, seat: int) -> list[int]:
@@ -141,6 +147,20 @@ def test_move_ids_from_a_bitboard_equal_one_square_at_a_time() -> None:
         assert bits_to_move_ids(slot, dest) == tuple(
             ids.move_action(slot, s) for s in sorted(squares)
         )
+
+
+def test_move_ids_on_three_bands_equal_the_whole_board_at_once() -> None:
+    """The compiled build's memo misses (:func:`band_move_ids`) give what the pure build's
+    (:func:`bits_to_move_ids` of :func:`reach`) give, also across the bands' edges."""
+    rng = random.Random(22)
+    for _ in range(600):
+        free = OPEN_MASK
+        for square in rng.sample(range(SQUARES), rng.randrange(0, 50)):
+            free &= ~(1 << BIT[square])
+        start, speed, slot = rng.randrange(SQUARES), rng.randrange(0, 9), rng.randrange(SLOTS)
+        free &= ~(1 << BIT[start])  # the mover's own square, as in a position
+        expected = bits_to_move_ids(slot, reach(start, speed, free))
+        assert band_move_ids(slot, BIT[start], speed, free) == expected, (start, speed, free)
 
 
 def test_move_cost_paid_equals_move_cost_and_controllers_equal_each_objective() -> None:

@@ -80,7 +80,7 @@ def attack_dice(state: Position, slot: int, fight: bool) -> tuple[int, int]:
     hp = state.hp[slot]
     dice = hp
     if fight and state.faction_of(slot) == ORCS and unit.is_troop and hp < unit.hp:
-        dice = min(hp + state.game.rules.effects["orcs_injured_extra_dice"], unit.hp)
+        dice = min(hp + state.rules().effects["orcs_injured_extra_dice"], unit.hp)
     auto = 0
     if (unit.kind == INFANTRY and state.targeted[slot] == state.turn - 1) or (
         unit.kind == ARCHERS and not state.ordered[slot] and state.last_order[slot] < state.turn - 2
@@ -90,9 +90,9 @@ def attack_dice(state: Position, slot: int, fight: bool) -> tuple[int, int]:
 
 
 def to_hit_bonus(state: Position, slot: int) -> int:
-    bonus = state.game.rules.effects["bless_to_hit"] if state.blessed[slot] else 0
+    bonus = state.rules().effects["bless_to_hit"] if state.blessed[slot] else 0
     if OBJECTIVE_OF[state.pos[slot]] >= 0 and hero_on_objective(state, slot):
-        bonus += state.game.rules.effects["objective_hero_to_hit"]
+        bonus += state.rules().effects["objective_hero_to_hit"]
     return bonus
 
 
@@ -100,22 +100,22 @@ def damage_per_die(state: Position, slot: int, target: int, fight: bool) -> int:
     unit = state.unit[slot]
     damage = unit.damage
     if BEATS.get(unit.kind) == state.unit[target].kind:
-        damage += state.game.rules.effects["rock_paper_scissors_damage"]
+        damage += state.rules().effects["rock_paper_scissors_damage"]
     if (
         fight
         and unit.is_troop
         and state.faction_of(slot) == HUMANS
         and adjacent_to_friend(state, slot)
     ):
-        damage += state.game.rules.effects["humans_adjacent_damage"]
+        damage += state.rules().effects["humans_adjacent_damage"]
     if state.inspired[slot]:
-        damage += state.game.rules.effects["inspire_damage"]
+        damage += state.rules().effects["inspire_damage"]
     return damage
 
 
 def armour(state: Position, slot: int) -> int:
     return state.unit[slot].armour + (
-        state.game.rules.effects["ward_armour"] if state.warded[slot] else 0
+        state.rules().effects["ward_armour"] if state.warded[slot] else 0
     )
 
 
@@ -172,10 +172,10 @@ def destroy(state: Position, slot: int, events: list[Event]) -> None:
     events.append(Event("destroyed", owner, {"unit": slot, "square": NAMES[square]}))
     if owner != state.active:
         state.morale[state.active] = min(
-            state.morale[state.active] + 1, state.game.rules.turn["morale_max"]
+            state.morale[state.active] + 1, state.rules().turn["morale_max"]
         )
     if unit.kind == GENERAL and slot == state.general[owner]:
-        state.owed[enemy] += state.game.rules.scoring["enemy_general_killed"]
+        state.owed[enemy] += state.rules().scoring["enemy_general_killed"]
         events.append(Event("general_killed", owner, {"unit": slot}))
     if (
         unit.kind != ZOMBIE
@@ -186,7 +186,7 @@ def destroy(state: Position, slot: int, events: list[Event]) -> None:
 
 
 def _undead_hero_near(state: Position, seat: int, square: int) -> bool:
-    reach = state.game.rules.effects["undead_raise_distance"]
+    reach = state.rules().effects["undead_raise_distance"]
     for hero in range(len(state.hp)):
         if (
             state.hp[hero] > 0
@@ -201,7 +201,7 @@ def _undead_hero_near(state: Position, seat: int, square: int) -> bool:
 def rise(state: Position, slot: int, seat: int, events: list[Event]) -> None:
     """The dead unit in ``slot`` returns on its square as a Zombie of ``seat``."""
     square = state.pos[slot]
-    zombie = state.game.rules.zombie
+    zombie = state.rules().zombie
     state.unit[slot] = zombie
     state.owner[slot] = seat
     state.hp[slot] = zombie.hp
@@ -276,7 +276,7 @@ def explode(state: Position, slot: int, events: list[Event]) -> None:
     for neighbour in ORTH[square]:
         victim = state.occ[neighbour]
         if victim >= 0:
-            deal_damage(state, victim, state.game.rules.effects["zombie_explosion_damage"], events)
+            deal_damage(state, victim, state.rules().effects["zombie_explosion_damage"], events)
 
 
 __all__ = [

@@ -1,33 +1,29 @@
 """What combat, the legal orders and scoring read and change of a Manafields position.
 
-The rules' :class:`~meeple.games.manafields.rules.ManafieldsState` is one. The rules call
-into :mod:`.combat`, :mod:`.legal` and :mod:`.scoring`; declaring here what those modules need
-of a position keeps them from importing the rules that import them.
+The rules' :class:`~meeple.games.manafields.rules.ManafieldsState` is one: it derives from
+:class:`Position`, which declares its fields and the methods those modules call. The rules
+call into :mod:`.combat`, :mod:`.legal` and :mod:`.scoring`; declaring here what those
+modules need of a position keeps them from importing the rules that import them.
+
+A class rather than a protocol, so that the compiled build reads a position's fields
+directly wherever those modules take one: through a protocol each read was a look-up by
+name (a fifth of a compiled playout's work). It holds no data of its own and is never made
+by itself.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from meeple.core.outcome import Outcome
+from meeple.core.compiled import abc_bookkeeping
+from meeple.core.game import State
 from meeple.core.rng import Rng
 from meeple.games.manafields.data import RuleData, UnitType
 
 
-class RuleHolder(Protocol):
-    """What holds the numbers a position is played with: its game."""
+class Position(State):
+    """A Manafields position as the rules' helpers see it (see the module docstring); the
+    methods are the rules' (:class:`~meeple.games.manafields.rules.ManafieldsState`)."""
 
-    @property
-    def rules(self) -> RuleData: ...
-
-
-class Position(Protocol):
-    """A Manafields position as the rules' helpers see it (see the module docstring)."""
-
-    @property
-    def game(self) -> RuleHolder:
-        """The game the position is played in; its ``rules`` are the cards in play."""
-        ...
+    __slots__ = ()
 
     # The armies: one slot per unit, and the squares.
     unit: list[UnitType]
@@ -67,28 +63,45 @@ class Position(Protocol):
     reason: str
     rng: Rng
 
-    def faction_of(self, slot: int) -> int: ...
+    def rules(self) -> RuleData:
+        """The cards and numbers in play: the game's ``rules``."""
+        raise NotImplementedError
 
-    def reset_unit_flags(self, slot: int) -> None: ...
+    def faction_of(self, slot: int) -> int:
+        raise NotImplementedError
 
-    def living(self, seat: int) -> list[int]: ...
+    def reset_unit_flags(self, slot: int) -> None:
+        raise NotImplementedError
 
-    def fight_cost(self) -> int: ...
+    def living(self, seat: int) -> list[int]:
+        raise NotImplementedError
 
-    def shoot_cost(self, slot: int) -> int: ...
+    def fight_cost(self) -> int:
+        raise NotImplementedError
 
-    def ability_cost(self, slot: int) -> int: ...
+    def shoot_cost(self, slot: int) -> int:
+        raise NotImplementedError
 
-    def general_alive(self, seat: int) -> bool: ...
+    def ability_cost(self, slot: int) -> int:
+        raise NotImplementedError
 
-    def general_in_zone(self, seat: int) -> bool: ...
+    def general_alive(self, seat: int) -> bool:
+        raise NotImplementedError
 
-    def fight_targets(self, slot: int) -> list[int]: ...
+    def general_in_zone(self, seat: int) -> bool:
+        raise NotImplementedError
 
-    def shoot_targets(self, slot: int) -> list[int]: ...
+    def fight_targets(self, slot: int) -> list[int]:
+        raise NotImplementedError
 
-    def ability_targets(self, slot: int) -> list[int]: ...
+    def shoot_targets(self, slot: int) -> list[int]:
+        raise NotImplementedError
 
-    def faction_ready(self, seat: int) -> bool: ...
+    def ability_targets(self, slot: int) -> list[int]:
+        raise NotImplementedError
 
-    def outcome(self) -> Outcome | None: ...
+    def faction_ready(self, seat: int) -> bool:
+        raise NotImplementedError
+
+
+abc_bookkeeping(Position)  # the compiled class lacks its own (meeple.core.compiled)

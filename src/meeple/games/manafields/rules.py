@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeple.core.compiled import abc_bookkeeping, mypyc_attr
-from meeple.core.game import Game, State
+from meeple.core.game import Game
 from meeple.core.outcome import Event, Outcome
 from meeple.core.rng import Rng, mix_seed
 from meeple.core.types import JSON, Action, Seat
@@ -54,6 +54,7 @@ from meeple.games.manafields.data import (
     seat_square,
 )
 from meeple.games.manafields.legal import FREE_MOVE_DISTANCE, legal_orders, reach
+from meeple.games.manafields.position import Position
 
 _MOVE, _FIGHT = ids.MOVE, ids.FIGHT
 OBJECTIVE_SQUARE_LIST = tuple(s for squares in RULES.objective_squares for s in squares)
@@ -135,7 +136,7 @@ class ManafieldsRulebook(Game):
         """A short reason ``action`` is not legal for ``seat`` in ``state``."""
 
 
-class ManafieldsState(State):
+class ManafieldsState(Position):
     """A Manafields position. Create through :meth:`Manafields.new_initial_state`."""
 
     __slots__ = (
@@ -282,6 +283,9 @@ class ManafieldsState(State):
         state.score[1] = game.rules.turn["second_player_start_points"]
         state.op = game.rules.turn["first_turn_order_points"]
         return state
+
+    def rules(self) -> RuleData:
+        return self.game.rules
 
     def place(self, slot: int, square: int) -> None:
         self.pos[slot] = square

@@ -25,7 +25,7 @@ def control_weight(state: Position, seat: int) -> int:
     alive in its deployment zone; 3 under the Humans' Faction Ability."""
     if state.general_in_zone(seat):
         return 0
-    return state.game.rules.effects["humans_control_weight"] if state.rally[seat] else 1
+    return state.rules().effects["humans_control_weight"] if state.rally[seat] else 1
 
 
 def controller(state: Position, objective: int) -> int:
@@ -77,7 +77,7 @@ def _points(
     if controllers is None:
         weights = [0, 0]
         if state.rally[seat]:
-            weights[seat] = state.game.rules.effects["humans_control_weight"]
+            weights[seat] = state.rules().effects["humans_control_weight"]
         else:
             weights[seat] = 1
         weights[1 - seat] = control_weight(state, 1 - seat)
@@ -87,8 +87,8 @@ def _points(
     if state.general_alive(seat):
         on = OBJECTIVE_OF[state.pos[state.general[seat]]]
         if on >= 0 and on in held:
-            general = state.game.rules.scoring["general_on_objective"]
-    objectives = len(held) * state.game.rules.scoring["objective"]
+            general = state.rules().scoring["general_on_objective"]
+    objectives = len(held) * state.rules().scoring["objective"]
     killed = state.owed[seat]
     return {
         "objectives": objectives,
@@ -109,7 +109,7 @@ def end_turn(state: Position, events: list[Event]) -> None:
     state.score[seat] += points["total"]
     events.append(Event("score", seat, {**points, "score": list(state.score)}))
     other = 1 - seat
-    if state.score[seat] - state.score[other] >= state.game.rules.turn["lead_to_win"]:
+    if state.score[seat] - state.score[other] >= state.rules().turn["lead_to_win"]:
         finish(state, seat, "lead", events)
         return
     if state.turn + 1 >= 2 * state.turn_limit:
@@ -133,7 +133,7 @@ def start_turn(state: Position, events: list[Event]) -> None:
     """3 OP; this turn's orders and effects cleared; the seat's wards and rally end ("until
     your next turn"); units on an objective with a friendly Hero heal 1 HP."""
     seat = state.active
-    state.op = state.game.rules.turn["order_points"]
+    state.op = state.rules().turn["order_points"]
     for flags in (
         state.ordered,
         state.moved,
@@ -160,6 +160,6 @@ def start_turn(state: Position, events: list[Event]) -> None:
                 and hp[slot] < unit[slot].hp
                 and hero_on_objective(state, slot)
             ):
-                hp[slot] += state.game.rules.effects["objective_hero_heal"]
+                hp[slot] += state.rules().effects["objective_hero_heal"]
                 healed.append(slot)
     events.append(Event("turn", seat, {"turn": state.turn, "op": state.op, "healed": healed}))

@@ -7,8 +7,8 @@ modules need of a position keeps them from importing the rules that import them.
 
 A class rather than a protocol, so that the compiled build reads a position's fields
 directly wherever those modules take one: through a protocol each read was a look-up by
-name (a fifth of a compiled playout's work). It holds no data of its own and is never made
-by itself.
+name (this class took a tenth off a compiled playout's instructions). It holds no data of
+its own and is never made by itself.
 """
 
 from __future__ import annotations

@@ -64,6 +64,8 @@ def test_bench_compare_as_json() -> None:
     assert loops[REFERENCE]["pct_of_reference"] == 100.0
     assert loops[REFERENCE]["actions_per_second"] is None  # OpenSpiel's C++ loop counts none
     assert loops["maatatahay"]["actions_per_second"] > 0
+    # A game whose states play their own random playout (the searches' path) is timed so too.
+    assert loops["maatatahay search playout"]["actions_per_second"] > 0
     assert all(len(row["rounds_games_per_second"]) == 2 for row in report["loops"])
     assert {goal["loop"] for goal in report["goals"]} == set(GOALS)
     assert all(isinstance(goal["met"], bool) for goal in report["goals"])

@@ -154,7 +154,9 @@ class Loop:
 
 def our_loops() -> list[Loop]:
     """Our games' random loops (:func:`random_playout`), each with its own seeded RNG: every
-    registered game (its newest rules) at its least seats, and at its most where they differ."""
+    registered game (its newest rules) at its least seats, and at its most where they differ;
+    and, for a game whose states play a random playout themselves, that playout
+    (:func:`search_playout`)."""
     loops = []
     names = list(dict.fromkeys(info.name for info in registered()))
     for name in names:
@@ -169,7 +171,22 @@ def our_loops() -> list[Loop]:
                 return random_playout(game, rng.getrandbits(64), rng)
 
             loops.append(Loop(label, play))
+            if callable(getattr(game.new_initial_state(0), "random_playout", None)):
+                loops.append(Loop(f"{label} search playout", search_playout(game)))
     return loops
+
+
+def search_playout(game: Game) -> Callable[[], int]:
+    """A loop over the state's own ``random_playout`` (what the searches play, docs/ai.md:
+    the same positions and draws as :func:`random_playout`'s loop, without the events)."""
+    rng = random.Random(0)
+
+    def play() -> int:
+        state = game.new_initial_state(rng.getrandbits(64))
+        played: int = getattr(state, "random_playout")(rng.random)  # noqa: B009
+        return played
+
+    return play
 
 
 @dataclass(frozen=True)

@@ -45,8 +45,13 @@ COMPILED_MODULES: tuple[str, ...] = CORE_MODULES + game_modules()
 _Class = TypeVar("_Class")
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64 as i64  # noqa: PLC0414 (re-exported)
     from mypy_extensions import mypyc_attr as mypyc_attr  # noqa: PLC0414 (re-exported)
 else:
+    i64 = int
+    """mypyc's 64-bit machine integer (``mypy_extensions.i64``) where compiled; ``int`` in
+    the pure build, which needs no mypy_extensions. Arithmetic on it must stay within
+    64 signed bits: compiled, nothing checks it."""
 
     def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
         """What a compiled module's class asks of mypyc, e.g. ``native_class=False`` for a

@@ -282,7 +282,7 @@ class MaatatahayState(State):
         self.lost = source.lost[:]
         self.spirit_track = source.spirit_track
         self.deaths_this_round = source.deaths_this_round
-        self.rng = Rng(source.rng.state)
+        self.rng = source.rng.copy()
 
     # -- setup -------------------------------------------------------------------------
 

@@ -421,7 +421,7 @@ class MaiterraState(State):
         self.draft_step = source.draft_step
         self.winners = source.winners
         self.reason = source.reason
-        self.rng = Rng(source.rng.state)
+        self.rng = source.rng.copy()
         self.kept = None  # a clone works its budgets out again when it plans
 
     # -- setup -------------------------------------------------------------------------

@@ -253,7 +253,7 @@ class ManafieldsState(Position):
         self.owed = source.owed[:]
         self.rally = source.rally[:]
         self.picked = source.picked[:]
-        self.rng = Rng(source.rng.state)
+        self.rng = source.rng.copy()
 
     # -- setup -------------------------------------------------------------------------
 

@@ -104,10 +104,13 @@ class Rng:
     whole: int
 
     def __init__(self, seed: int = 0) -> None:
-        self.whole = 0
-        self.hi = 0
-        self.lo = 0
-        self.state = seed
+        # The pure source keeps the whole integer, the compiled build its halves; each reads
+        # only its own (an attribute the other way sets stays unset).
+        if BY_HALVES:
+            self.hi = i64((seed >> 32) & 0xFFFFFFFF)  # int masks: seed is no i64
+            self.lo = i64(seed & 0xFFFFFFFF)
+        else:
+            self.whole = seed & _MASK
 
     @property
     def state(self) -> int:
@@ -116,13 +119,11 @@ class Rng:
 
     @state.setter
     def state(self, value: int) -> None:
-        value &= _MASK
-        # The pure source keeps the whole integer, the compiled build its halves.
         if BY_HALVES:
-            self.hi = i64(value >> 32)
-            self.lo = i64(value & 0xFFFFFFFF)  # an int mask: value is no i64
+            self.hi = i64((value >> 32) & 0xFFFFFFFF)
+            self.lo = i64(value & 0xFFFFFFFF)
         else:
-            self.whole = value
+            self.whole = value & _MASK
 
     def next_u64(self) -> int:
         """The next raw 64-bit value."""
@@ -159,11 +160,12 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> Rng:
-        twin = Rng()
-        twin.whole = self.whole
-        twin.hi = self.hi
-        twin.lo = self.lo
-        return twin
+        if BY_HALVES:
+            twin = Rng()
+            twin.hi = self.hi
+            twin.lo = self.lo
+            return twin
+        return Rng(self.whole)
 
     def to_json(self) -> str:
         """The state as 16 hex digits (a JSON number would lose bits in JavaScript)."""

@@ -458,6 +458,15 @@ class MaatatahayState(State):
 
     def apply_unchecked(self, seat: Seat, action: Action) -> list[Event]:
         events: list[Event] = []
+        self._act(seat, action, events)
+        return events
+
+    def advance(self, seat: Seat, action: Action) -> None:
+        """:meth:`apply_unchecked` without the events: the same transition, the same random
+        draws, for a search that reads none of them."""
+        self._act(seat, action, None)
+
+    def _act(self, seat: Seat, action: Action, events: list[Event] | None) -> None:
         if action >= ids.FINISH:
             facing, keep = FINISH_MOVES[action - ids.FINISH]
             self._finish(seat, facing, keep, events)
@@ -468,21 +477,6 @@ class MaatatahayState(State):
             self._order(seat, action - ids.ORDER, events)
         else:
             self._pick(seat, action - ids.PICK, events)
-        return events
-
-    def advance(self, seat: Seat, action: Action) -> None:
-        """:meth:`apply_unchecked` without the events: the same transition, the same random
-        draws, for a search that reads none of them."""
-        if action >= ids.FINISH:
-            facing, keep = FINISH_MOVES[action - ids.FINISH]
-            self._finish(seat, facing, keep, None)
-        elif action >= ids.PLACE:
-            space, paid = PLACE_MOVES[action - ids.PLACE]
-            self._place(seat, space, paid, None)
-        elif action >= ids.ORDER:
-            self._order(seat, action - ids.ORDER, None)
-        else:
-            self._pick(seat, action - ids.PICK, None)
 
     def random_playout(self, rand: Callable[[], float], limit: int | None = None) -> int:
         """Play uniformly random actions until the match ends or ``limit`` were played;

@@ -13,8 +13,11 @@ export function DailyCard() {
   const [played, setPlayed] = useState(false);
   const [error, setError] = useState(null);
 
+  // Another game's card starts without the last one's answer. Reset here, on the change,
+  // not in the effect below: an effect runs after the paint, which may come after a quick
+  // click's answer and would wipe it.
+  const choose = (next) => { setGame(next); setPlayed(false); setError(null); };
   useEffect(() => {
-    setPlayed(false); setError(null);
     api("GET", `/api/daily/${game}`).then((r) => { if (r.ok) setChallenge(r.data); });
     api("GET", `/api/daily/${game}/leaderboard`).then((r) => { if (r.ok) setBoard(r.data); });
   }, [game]);
@@ -28,7 +31,7 @@ export function DailyCard() {
   return html`<section class="card" aria-label="Daily">
     <h2>The Daily</h2>
     <div class="field"><label for="daily-game">Game</label>
-      <select id="daily-game" value=${game} onChange=${(e) => setGame(e.target.value)}>
+      <select id="daily-game" value=${game} onChange=${(e) => choose(e.target.value)}>
         ${GAMES.map(([g, t]) => html`<option value=${g}>${t}</option>`)}
       </select></div>
     ${challenge && html`<p data-testid="daily-challenge">${`${challenge.date}: ${challenge.seats} seats, ${challenge.bots} bots · streak ${challenge.streak ?? 0}`}</p>`}

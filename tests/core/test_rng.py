@@ -117,7 +117,7 @@ def test_mix_seed_depends_on_every_part_and_their_order():
 
 
 @given(st.integers(0, 2**64 - 1))
-def test_stepping_by_halves_gives_the_whole_integers_numbers(seed):
+def test_stepping_by_halves_gives_the_whole_integer_s_numbers(seed):
     # The compiled build steps the state's 32-bit halves (docs/compiled.md); the pure
     # source the whole integer. Run here in pure Python, both must agree on every state.
     whole, value = _splitmix(seed)
@@ -127,4 +127,4 @@ def test_stepping_by_halves_gives_the_whole_integers_numbers(seed):
 
 @pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1, 0x6A09E667F3BCC909])
 def test_stepping_by_halves_at_the_edges(seed):
-    test_stepping_by_halves_gives_the_whole_integers_numbers.hypothesis.inner_test(seed)
+    test_stepping_by_halves_gives_the_whole_integer_s_numbers.hypothesis.inner_test(seed)

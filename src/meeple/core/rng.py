@@ -61,7 +61,7 @@ BY_HALVES: Final = not isinstance(mix_seed, FunctionType)
 
 
 def _times(hi: i64, lo: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
-    """``(hi:lo) * (c_hi:c_lo)`` modulo 2**64, as halves; no value passes 2**49."""
+    """``(hi:lo) * (c_hi:c_lo)`` modulo 2**64, as halves; every value stays under 2**50."""
     c0 = c_lo & _M16
     c1 = c_lo >> 16
     low = lo * c0

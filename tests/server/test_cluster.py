@@ -138,7 +138,25 @@ def _act(sockets: dict[int, Socket], rng: random.Random) -> tuple[int, int, int]
         # Nobody can act yet: wait for the next frame (a bot's move, the timer).
         with contextlib.suppress(TimeoutError):
             next(iter(sockets.values())).recv(timeout=0.1)
-    raise AssertionError("no seat got to act")
+    raise AssertionError(f"no seat got to act; what each socket last saw: {_last_seen(sockets)}")
+
+
+def _last_seen(sockets: dict[int, Socket]) -> dict[int, dict[str, Any]]:
+    """Per seat: the newest position its socket holds (version, deciding, how many legal
+    actions, outcome), its frames' kinds in order, and its last error, for a failure's text."""
+    seen: dict[int, dict[str, Any]] = {}
+    for seat, socket in sockets.items():
+        state = _state(socket)
+        errors = [f for f in socket.frames if f["type"] == "error"]
+        seen[seat] = {
+            "version": state.get("version"),
+            "deciding": state.get("deciding"),
+            "legal": len(state.get("legal") or []),
+            "outcome": state.get("outcome"),
+            "frames": [f["type"] for f in socket.frames][-12:],
+            "error": errors[-1] if errors else None,
+        }
+    return seen
 
 
 def _until_version(socket: Socket, version: int) -> dict[str, Any]:
@@ -883,6 +901,51 @@ def test_a_forwarded_socket_is_marked_unanswered_while_its_match_has_no_master(
         to_it, elsewhere, orphans = pool.submit(asyncio.run, look()).result()
     assert match_id in orphans
     assert not to_it and elsewhere
+
+
+def test_a_claim_loop_finding_a_match_a_lookup_just_mastered_keeps_that_master(
+    workers: list[Server], database: str, tmp_path: Path
+) -> None:
+    """The claim loop takes the orphans it saw at the start of its look; a socket's lookup
+    may claim and master one of them before the loop reaches it. The loop then keeps that
+    master (up to date, its sockets attached) instead of building the match again and
+    closing it, which left those sockets on a closed master, each seat seeing a position
+    the other had left (in-process, on the real PostgreSQL and Redis; the claim loop itself
+    is held off)."""
+    from meeple.server.services import Services  # noqa: PLC0415
+    from meeple.server.settings import Settings  # noqa: PLC0415
+
+    a, _ = workers
+    token = Client(a).guest("Lookup").token
+
+    async def race() -> tuple[bool, bool, bool, int]:
+        settings = Settings(
+            database_url=database, redis_url=REDIS_URL, claim_seconds=60, data_dir=tmp_path
+        )
+        services = await Services.open(settings)
+        try:
+            account = await services.account_for(token)
+            assert account is not None
+            master = await services.matches.create_solo(account, "maatatahay", bots="random")
+            cluster = services.matches.cluster
+            assert cluster is not None
+            claimed = await cluster.claim(master.id)
+            await services.matches.take(master.id)  # as the claim loop would, a moment late
+            kept = services.matches.mastered(master.id)
+            # The lookup and the loop claiming at once take the lock once, so one release
+            # lets it go (the lease connection would hold it as often as it was asked).
+            await cluster.release(master.id)
+            both = await asyncio.gather(cluster.claim(master.id), cluster.claim(master.id))
+            await cluster.release(master.id)
+            still_locked = lock_key(master.id) in await cluster._held()
+            return claimed and all(both), kept is master, master.closed, still_locked
+        finally:
+            await services.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        claimed, kept, closed, still_locked = pool.submit(asyncio.run, race()).result()
+    assert claimed and kept and not closed
+    assert not still_locked
 
 
 @pytest.mark.parametrize("whole_server", [False, True], ids=["one-worker", "whole-server"])

@@ -213,6 +213,7 @@ class Cluster:
         self._lease: AsyncConnection | None = None
         self._lease_lock = asyncio.Lock()
         self._renewing = asyncio.Lock()
+        self._claiming = asyncio.Lock()
         self._redis: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -305,13 +306,18 @@ class Cluster:
                 await self._on_lease(UNLOCK, {"key": key})
 
     async def claim(self, match_id: str) -> bool:
-        """Try to become the match's master; True when this worker holds its lock."""
-        if match_id in self.owned:
+        """Try to become the match's master; True when this worker holds its lock.
+
+        One claim at a time: the lease connection holds an advisory lock as often as it
+        asks, so a lookup and the claim loop trying one match at once would both lock it,
+        and one release would then leave it locked."""
+        async with self._claiming:
+            if match_id in self.owned:
+                return True
+            if not await self._try_lock(lock_key(match_id)):
+                return False
+            self.owned.add(match_id)
             return True
-        if not await self._try_lock(lock_key(match_id)):
-            return False
-        self.owned.add(match_id)
-        return True
 
     async def release(self, match_id: str) -> None:
         """Give up mastering a match (it would not replay here, or it was not playing)."""

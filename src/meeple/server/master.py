@@ -155,6 +155,11 @@ class MatchMaster:
     def over(self) -> bool:
         return self.state.is_terminal()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` stopped it (another master replaced it, or shutdown)."""
+        return self._closed
+
     def _legal_key(self, seat: Seat) -> tuple[int, ...]:
         return tuple(self.state.legal_actions(seat))
 

@@ -219,6 +219,12 @@ class Matches:
                 if self.cluster is not None:
                     await self.cluster.release(match_id)
                 return
+            held = self._masters.get(match_id)
+            if held is not None and not held.closed and held.version == len(match.actions):
+                # Mastered here already, and up to date: a lookup claimed it while the claim
+                # loop looked. Building it again would leave that lookup's sockets on a
+                # closed master, each seat seeing a position the other had left.
+                return
             await self._master_claimed(match)
 
     def _forget_finished(self) -> None:

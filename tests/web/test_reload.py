@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.server.conftest import Server
 from tests.web.conftest import sign_in_as_guest, start_solo
@@ -49,10 +50,23 @@ def _two_at_a_table(
 
 
 def _wait_past(page: Page, version: int) -> None:
-    page.wait_for_function(
-        "v => Number(document.querySelector('[data-testid=version]').textContent) > v",
-        arg=version,
-    )
+    try:
+        page.wait_for_function(
+            "v => Number(document.querySelector('[data-testid=version]').textContent) > v",
+            arg=version,
+        )
+    except PlaywrightTimeoutError as error:
+        # Say what the page showed (its version, message and connection), for a failure.
+        shown = page.evaluate(
+            """() => ({
+              version: document.querySelector('[data-testid=version]')?.textContent,
+              message: document.querySelector('[data-testid=message]')?.textContent,
+              link: document.querySelector('.link')?.textContent ?? 'open',
+            })"""
+        )
+        raise AssertionError(
+            f"the version never passed {version}; the page showed {shown}"
+        ) from error
 
 
 def _legal(page: Page) -> Locator:

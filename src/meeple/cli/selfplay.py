@@ -177,8 +177,9 @@ def our_loops() -> list[Loop]:
 
 
 def search_playout(game: Game) -> Callable[[], int]:
-    """A loop over the state's own ``random_playout`` (what the searches play, docs/ai.md:
-    the same positions and draws as :func:`random_playout`'s loop, without the events)."""
+    """A loop over the state's own ``random_playout`` (what the searches play, docs/ai.md):
+    uniform random matches as :func:`random_playout` plays them, each action drawn by the
+    state from ``rand()`` and no events built (so not the same matches as that loop's)."""
     rng = random.Random(0)
 
     def play() -> int:

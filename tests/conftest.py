@@ -21,5 +21,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that starts a server process (tests/server's ``server`` fixture) runs end to
     end: it is ``slow``, left out of the fast loop (``pytest -m "not slow"``), run by CI."""
     for item in items:
-        if "server" in getattr(item, "fixturenames", ()):
+        names = getattr(item, "fixturenames", ())
+        if "server" in names or "attacked_server" in names:
             item.add_marker(pytest.mark.slow)

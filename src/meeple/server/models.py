@@ -19,9 +19,11 @@ from sqlalchemy import (
     Dialect,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     TypeDecorator,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -174,9 +176,22 @@ class RatingChange(Base):
 
 
 class DailyAttempt(Base):
-    """One account's attempt at a game's Daily: the match, the day, whether it is scored."""
+    """One account's attempt at a game's Daily: the match, the day, whether it is scored.
+    An account has one scored attempt per game and day: a unique key on the scored rows,
+    so two workers starting one at once store one (the other's insert is refused)."""
 
     __tablename__ = "daily_attempts"
+    __table_args__ = (
+        Index(
+            "uq_daily_attempts_scored",
+            "account_id",
+            "game_id",
+            "day",
+            unique=True,
+            sqlite_where=text("scored"),
+            postgresql_where=text("scored"),
+        ),
+    )
 
     match_id: Mapped[str] = mapped_column(
         ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
@@ -235,3 +250,14 @@ class Rematch(Base):
         ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
     )
     rematch_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+
+
+class ServerSecret(Base):
+    """A secret the server made itself, once, when no setting gave it (the one the Daily's
+    seeds are derived from): kept here so every worker and every restart use the same."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)

@@ -88,6 +88,21 @@ class Settings(BaseSettings):
         description="Multiplies every turn timer (tests and demos run a 90 s timer in seconds).",
     )
 
+    # The Daily and ranked (docs/security.md, "The Daily is fair", "Ranked is for accounts").
+    daily_secret: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=200,
+        description="What each Daily's seed is derived from (never shown); unset, the server "
+        "makes one once and keeps it in the database, so every worker and restart agree.",
+    )
+    ranked_pair_per_day: int = Field(
+        default=3,
+        ge=1,
+        description="How many ranked matches the queue forms a UTC day with the same two "
+        "accounts in them; past it, those two are not paired together again that day.",
+    )
+
     # Many workers (docs/server.md, "Many workers").
     workers: int = Field(
         default=1,

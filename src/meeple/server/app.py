@@ -33,6 +33,24 @@ from meeple.server.services import Services
 from meeple.server.settings import Settings
 from meeple.web import STATIC_DIR
 
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "title": "Refusal",
+    "type": "object",
+    "required": ["detail"],
+    "properties": {
+        "detail": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string", "examples": ["request/invalid"]},
+                "message": {"type": "string"},
+            },
+        }
+    },
+}
+"""A refused request's body: ``{"detail": {"code", "message"}}`` (a request field of the
+wrong shape or type answers 422 with the code ``request/invalid``)."""
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server as an ASGI app, for uvicorn or any ASGI server."""
@@ -74,6 +92,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         detail = {"code": "request/invalid", "message": "; ".join(problems)[:500]}
         return JSONResponse({"detail": detail}, status_code=422)
+
+    describe = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description, its 422 answer in the shape ``request_refused`` gives."""
+        schema = describe()
+        found = schema.get("components", {}).get("schemas", {})
+        if "HTTPValidationError" in found:
+            found["HTTPValidationError"] = REFUSAL_SCHEMA
+            found.pop("ValidationError", None)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     app.include_router(accounts.router)
     app.include_router(games.router)

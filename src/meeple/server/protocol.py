@@ -60,7 +60,9 @@ class ProtocolError(Exception):
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: JSON's types as they are. A boolean, a float or a string is never read as an
+    # integer (``"version": "0"``, ``"seat": false``, ``"action": 1.0`` are refused).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     ref: Annotated[str | None, Field(max_length=64)] = None
     """Echoed in the answer, so a client can match answers to what it sent."""
@@ -72,6 +74,7 @@ class ActionIn(_In):
     type: Literal["action"]
     action: int | Annotated[str, Field(max_length=200)] | dict[str, int | str]
     version: Annotated[int, Field(ge=0)]
+    """The version the seat last saw: its own count of the changes it could see."""
     seat: int | None = None
 
 
@@ -118,8 +121,12 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
         return _CLIENT.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"][1:]) or "frame"
-        raise ProtocolError(MALFORMED, f"{kind} message: {where}: {first['msg']}") from None
+        loc = first["loc"][1:]
+        if loc[:1] == ("action",):  # a union: each of its branches' errors says too little
+            where, why = "action", "an integer id, a notation or an object with id or text"
+        else:
+            where, why = ".".join(str(part) for part in loc) or "frame", first["msg"]
+        raise ProtocolError(MALFORMED, f"{kind} message: {where}: {why}") from None
 
 
 # -- server to client -------------------------------------------------------------------

@@ -34,7 +34,7 @@ DisplayName = Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class RegisterIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     password: Password
     display_name: DisplayName | None = None
@@ -42,13 +42,13 @@ class RegisterIn(BaseModel):
 
 
 class LoginIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     password: Password
 
 
 class GuestIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     display_name: DisplayName
 
 

@@ -17,7 +17,7 @@ DateQuery = Annotated[str | None, Query(max_length=10, description="YYYY-MM-DD; 
 
 
 class AttemptIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     practice: bool = False
 
 

@@ -18,7 +18,7 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 class SoloIn(BaseModel):
     """One person against bots. Maiterra teams come as an option: ``{"teams": "1122"}``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: Annotated[str, Field(max_length=40)]
     seats: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)

@@ -19,7 +19,7 @@ that is refused as ``request/invalid`` rather than reaching the database."""
 
 
 class QueueIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: Annotated[str, Field(max_length=40)]
     seats: int = 2
     options: dict[str, Any] = Field(default_factory=dict)

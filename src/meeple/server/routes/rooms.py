@@ -19,7 +19,7 @@ BotNames = list[Annotated[str, Field(max_length=40)]] | Annotated[str, Field(max
 
 
 class RoomIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: Annotated[str, Field(max_length=40)]
     seats: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
@@ -31,27 +31,27 @@ class RoomIn(BaseModel):
 
 
 class CodeIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     code: Annotated[str, Field(max_length=12)]
 
 
 class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int | None = None
 
 
 class ReadyIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     ready: bool = True
 
 
 class KickIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int
 
 
 class FillIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     bots: BotNames = None
 
 

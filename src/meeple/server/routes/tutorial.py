@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, status
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from meeple.core import Game, GameError, State
 from meeple.core.registry import kit_for, load_game
@@ -30,6 +30,7 @@ router = APIRouter(prefix="/api/tutorials", tags=["tutorial"])
 class CheckBody(BaseModel):
     """A learner's action at one step: its index and the action (id or notation)."""
 
+    model_config = ConfigDict(strict=True)
     step: int
     action: int | str
 

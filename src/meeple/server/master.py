@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from meeple.ai import make_bot
 from meeple.core import JSON, Action, Event, GameError, Seat, State, load_game, mix_seed
-from meeple.server.bots import BotJob, BotRunner, default_bot
+from meeple.server.bots import BotJob, BotRunner, BotsClosed, default_bot
 from meeple.server.models import utcnow
 from meeple.server.presence import Presence
 from meeple.server.protocol import (
@@ -64,6 +64,10 @@ INLINE_BOTS = frozenset({"random"})
 the event loop, as :func:`meeple.server.bots.decide` would, with no trip to the bot process.
 Every other bot (greedy and heuristic take milliseconds, the searching bots up to their
 budget) decides in the pool."""
+
+WAIT_FOR_PLAYER = frozenset({"solo"})
+"""Modes whose bots think only while a seat's player is connected: a solo match nobody
+watches costs no CPU, however many of them an account leaves open."""
 
 
 class Connection(Protocol):
@@ -611,7 +615,10 @@ class MatchMaster:
             if self.bots is None:
                 return
             name = self.bot_of(seat) or default_bot()
-            action = await self.bots.choose(self._job(seat, name))
+            try:
+                action = await self.bots.choose(self._job(seat, name), self._owner)
+            except BotsClosed:  # the server is stopping
+                return
         try:
             await self.submit(seat, action, version=None)
         except ProtocolError as error:
@@ -642,9 +649,23 @@ class MatchMaster:
             self.state, seat
         )
 
+    @property
+    def _owner(self) -> object:
+        """Whose turn this match's bot moves take in the pool: the account that made the
+        match (its many matches take one turn between them), else the match."""
+        return self.match.created_by if self.match.created_by is not None else self.id
+
+    def _unwatched(self) -> bool:
+        """A match whose bots wait for a seat's player (:data:`WAIT_FOR_PLAYER`) and has
+        none connected."""
+        return self.match.mode in WAIT_FOR_PLAYER and not any(
+            connection.seat is not None for connection in self.connections
+        )
+
     def wake_bots(self) -> None:
-        """Start the bot loop if a bot's seat decides and none is thinking."""
-        if self.bots is None or self.over or self._closed:
+        """Start the bot loop if a bot's seat decides and none is thinking (and, in a solo
+        match, a seat's player is connected)."""
+        if self.bots is None or self.over or self._closed or self._unwatched():
             return
         if not any(self.bot_of(seat) for seat in self.state.deciding_seats()):
             return
@@ -667,7 +688,7 @@ class MatchMaster:
             chosen: Action = 0
             async with self._lock:
                 seat = next((s for s in self.state.deciding_seats() if self.bot_of(s)), None)
-                if seat is None:
+                if seat is None or self._unwatched():  # attach wakes the bots again
                     return
                 name = self.bot_of(seat) or ""
                 version = self.version
@@ -676,7 +697,7 @@ class MatchMaster:
                 else:
                     job = self._job(seat, name)
             try:
-                action = chosen if job is None else await self.bots.choose(job)
+                action = chosen if job is None else await self.bots.choose(job, self._owner)
                 await self.submit(seat, action, version=version, bot=name)
                 failures = 0
             except ProtocolError as error:
@@ -689,6 +710,8 @@ class MatchMaster:
                     failures += 1
             except asyncio.CancelledError:
                 raise
+            except BotsClosed:  # the server is stopping
+                return
             except Exception:
                 log.exception("bot %s at seat %d of match %s failed", name, seat, self.id)
                 failures += 1

@@ -83,6 +83,7 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
         "ws": "meeple.server.routes.live:SocketProtocol",
         "ws_max_size": max(1 << 20, settings.max_message_bytes * 4),
         "log_level": "warning",
+        **_http_bounds(settings),
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **served)
@@ -94,6 +95,25 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
             value if isinstance(value, str) else json.dumps(value)
         )
     uvicorn.run("meeple.server.app:create_app", factory=True, workers=workers, **served)
+
+
+def _http_bounds(settings: Any) -> dict[str, Any]:
+    """uvicorn's HTTP settings from ours (docs/security.md, "Bounded HTTP"): its h11
+    protocol with meeple's connection caps and header deadline, its keep-alive timeout
+    and header size limit. The open-file limit is raised first, so the cap fits under it."""
+    from meeple.server.guard import (  # noqa: PLC0415  (the server extra)
+        ConnectionLimits,
+        GuardedHttp,
+        raise_open_file_limit,
+    )
+
+    raise_open_file_limit()
+    GuardedHttp.limits = ConnectionLimits.of(settings)
+    return {
+        "http": "meeple.server.guard:GuardedHttp",
+        "timeout_keep_alive": settings.keep_alive_seconds,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+    }
 
 
 def _first_problem(refused: ValueError) -> str:

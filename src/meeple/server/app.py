@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from meeple.server.guard import Guard
 from meeple.server.rooms import RoomError
 from meeple.server.routes import (
     accounts,
@@ -74,7 +75,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await announcer.stop()
             await services.close()
 
-    app = FastAPI(title="meeple", version="0.1.0", lifespan=lifespan)
+    # Swagger UI loads its script from a CDN: off unless asked for (docs/security.md).
+    app = FastAPI(
+        title="meeple",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url=None,
+    )
+    app.add_middleware(Guard, settings=settings)
 
     @app.exception_handler(RoomError)
     async def room_refused(request: Request, refusal: RoomError) -> JSONResponse:

@@ -74,6 +74,41 @@ class Settings(BaseSettings):
     )
     rooms_per_address_burst: int = Field(default=60, ge=1, description="... and how many at once.")
     # -- end of the abuse limits
+    # -- bounded HTTP and browser safety (meeple.server.guard, docs/security.md)
+    max_body_bytes: int = Field(
+        default=1 << 20, ge=1024, description="The largest request body (413 past it)."
+    )
+    max_replay_bytes: int = Field(
+        default=1 << 20, ge=1024, description="The largest record POST /api/replays reads."
+    )
+    body_seconds: float = Field(
+        default=30.0, gt=0, description="How long a request body may take to arrive (408)."
+    )
+    header_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="How long a request's headers may take to arrive, from the connection "
+        "or the last answer on it (the connection is closed past it).",
+    )
+    keep_alive_seconds: float = Field(
+        default=5.0, gt=0, description="How long an idle kept-alive connection stays open."
+    )
+    max_header_bytes: int = Field(
+        default=16 * 1024, ge=1024, description="The most bytes of a request line and headers."
+    )
+    max_connections: int = Field(
+        default=4096,
+        ge=16,
+        description="Open connections in all, WebSockets included (503 past it); kept "
+        "256 below the open-file limit.",
+    )
+    max_connections_per_address: int = Field(
+        default=256, ge=1, description="Open connections from one client address (503 past it)."
+    )
+    api_docs: bool = Field(
+        default=False, description="Serve Swagger UI at /docs (it loads its script from a CDN)."
+    )
+    # -- end of bounded HTTP
     lan: bool = Field(default=False, description="Announce the server on the LAN (mDNS).")
     lan_name: str | None = Field(
         default=None, max_length=60, description="The name announced; default 'meeple on <host>'."

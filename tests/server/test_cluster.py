@@ -388,6 +388,7 @@ def test_the_whole_server_killed_and_restarted_goes_on(
             _act({0: first, 1: second}, rng)
 
 
+@pytest.mark.slow  # starts its own workers
 def test_serve_workers_shares_one_port_and_refuses_without_postgres_and_redis(
     database: str, tmp_path: Path
 ) -> None:
@@ -576,6 +577,7 @@ def test_a_room_changed_on_one_worker_reaches_its_watchers_on_the_other(
         assert started["status"] == "playing" and started["socket"] == f"/ws/matches/{room['id']}"
 
 
+@pytest.mark.slow  # starts its own workers
 def test_a_dead_workers_matches_are_shared_out_among_the_others(
     postgres_database: str, tmp_path: Path
 ) -> None:
@@ -622,6 +624,7 @@ def test_a_dead_workers_matches_are_shared_out_among_the_others(
         run_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.slow  # starts its own workers
 def test_rate_limits_are_counted_across_the_workers(postgres_database: str, tmp_path: Path) -> None:
     """Three guests at once from one address (and one more a minute) between two workers
     of one server: the fourth guest is refused whichever worker it asks, since the buckets

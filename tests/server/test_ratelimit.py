@@ -139,6 +139,7 @@ def _from(address: str, server: Server) -> httpx.Client:
     return httpx.Client(base_url=server.base, transport=transport, timeout=10)
 
 
+@pytest.mark.slow  # starts a server
 def test_guests_are_limited_per_address(tmp_path: Path) -> None:
     """Three guests at once from one address, then ``429 rate/limited`` with Retry-After and
     no account made; another address is not held back, and other account routes are not

@@ -33,6 +33,8 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import Event, State, load_game
+from meeple.server.master import MatchMaster
+from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
 from tests.server.conftest import Client, Server, Socket, sqlite_server
 
 pytestmark = pytest.mark.slow
@@ -100,8 +102,8 @@ def stored(server: Server, match_id: str) -> Stored:
 
 
 def _play(client: Client, match_id: str, script: Script) -> tuple[list[Socket], int]:
-    """Play the person's seat at random to :data:`VERSIONS`; the sockets and the version
-    where everything stopped (the person decides, or the match is over)."""
+    """Play the person's seat at random to :data:`VERSIONS`; the sockets (still open) and
+    the seat's version where its play stopped (it decides, or the match is over)."""
     rng = random.Random(script.seed)
     seat = client.socket(match_id)
     watcher = client.socket(match_id, "?watch=true")
@@ -132,12 +134,16 @@ def _play(client: Client, match_id: str, script: Script) -> tuple[list[Socket], 
             seat.send({"type": "resume", "since": frame["version"]})
             waiting = False
         frame = seat.recv()
-    for other in sockets[1:]:  # every socket has every update up to here
-        while not other.frames or other.frames[-1].get("version") != version:
-            other.recv()
-    for socket in sockets:
-        socket.close()
     return sockets, version
+
+
+def _catch_up(sockets: list[Socket], seen: list[int | None], checker: Checker, upto: int) -> None:
+    """Every socket reads its audience's updates up to action ``upto``, then closes."""
+    for socket, seat in zip(sockets, seen, strict=True):
+        wanted = checker.version_at(seat, upto)
+        while not socket.frames or socket.frames[-1].get("version") != wanted:
+            socket.recv()
+        socket.close()
 
 
 def _json(value: Any) -> Any:
@@ -164,10 +170,44 @@ class Checker:
         for actor, action in match.actions:
             self.events.append(state.apply(actor, action))
             self.states.append(state.clone())
+        # Each audience's versions count what it could see: the master's own count, replayed.
+        holders = [SeatHolder(s, f"seat {s}", None, "random") for s in range(match.seats)]
+        replayed = MatchMaster(
+            StoredMatch(
+                "m",
+                game.id,
+                match.seats,
+                match.options,
+                match.seed,
+                "solo",
+                holders,
+                actions=list(match.actions),
+            ),
+            MemoryMatchStore(),
+            None,
+        )
+        self.applied = replayed.applied
+        self.numbers: dict[int | None, dict[int, int]] = {}
+        for index, seat in enumerate([*range(match.seats), None]):
+            self.numbers[seat] = {0: 0} | {
+                a.seen[index]: a.number for a in self.applied if a.changed[index]
+            }
         self.twins_differing = 0
         self.frames_checked = 0
         self.versions_checked: set[tuple[int | None, int]] = set()
         self._checked: set[str] = set()
+
+    def version_at(self, seat: int | None, number: int) -> int:
+        """The audience's version after action ``number``."""
+        return (
+            0
+            if number == 0
+            else self.applied[number - 1].seen[self.seats if seat is None else seat]
+        )
+
+    def number_of(self, seat: int | None, version: int) -> int:
+        """The action the audience's ``version`` followed."""
+        return self.numbers[seat][version]
 
     def check(self, seat: int | None, frame: dict[str, Any]) -> None:
         if frame["type"] not in ("snapshot", "update"):
@@ -176,7 +216,7 @@ class Checker:
         if key in self._checked:  # the same frame again (a resume): checked once
             return
         self._checked.add(key)
-        version = frame["version"]
+        version = self.number_of(seat, frame["version"])
         state = self.states[version]
         assert frame["view"] == _json(state.view(seat)), (seat, version)
         assert frame["legal"] == _legal(state, seat), (seat, version)
@@ -197,9 +237,9 @@ class Checker:
             worded = self.states[version - 1].action_to_string(actor, action)
             assert ack["action"]["text"] == worded, (seat, version, ack)
         for missed in frame.get("missed", []):
-            self.check_events(seat, missed["version"], missed["events"])
+            self.check_events(seat, self.number_of(seat, missed["version"]), missed["events"])
         self.frames_checked += 1
-        self.versions_checked.add((seat, version))
+        self.versions_checked.add((seat, frame["version"]))
 
     def check_events(self, seat: int | None, version: int, sent: list[Any]) -> None:
         shown = [e.to_json() for e in self.events[version] if e.visible_to(seat)]
@@ -223,21 +263,22 @@ def test_every_frame_is_the_view_of_any_state_that_differs_only_in_what_the_seat
     )
     sockets, version = _play(client, match["id"], script)
     found = stored(server, match["id"])
-    assert found.seed == script.seed and len(found.actions) >= version
-    checker = Checker(replace(found, actions=found.actions[:version]))
+    assert found.seed == script.seed
+    everything = Checker(found)
+    upto = everything.number_of(script.seat, version)
+    checker = Checker(replace(found, actions=found.actions[:upto]))
     seen = [script.seat, None, script.seat]
+    _catch_up(sockets, seen, checker, upto)
     for socket, seat in zip(sockets, seen, strict=True):
         assert socket.frames[0]["seat"] == seat
         for frame in socket.frames:
             checker.check(seat, frame)
     # Both the seat and the spectator were shown every version, each one checked.
     # (The bots may have played before the sockets opened: from the later first snapshot.)
-    every = set(
-        range(max(sockets[0].frames[0]["version"], sockets[1].frames[0]["version"]), version + 1)
-    )
-    assert {(script.seat, v) for v in every} | {
-        (None, v) for v in every
-    } <= checker.versions_checked
+    for socket, seat in zip(sockets[:2], seen, strict=False):
+        first = checker.number_of(seat, socket.frames[0]["version"])
+        every = {checker.version_at(seat, n) for n in range(first, upto + 1)}
+        assert {(seat, v) for v in every} <= checker.versions_checked, seat
     if checker.hidden_information:
         assert checker.twins_differing > 0
 
@@ -257,7 +298,8 @@ def test_the_check_catches_a_frame_that_carries_another_seats_secret() -> None:
             break
     checker = Checker(Stored(game.id, 4, options, 3, actions))
     honest = state.view(0)
-    frame = {"type": "snapshot", "version": len(actions), "view": _json(honest), "missed": []}
+    version = checker.version_at(0, len(actions))
+    frame = {"type": "snapshot", "version": version, "view": _json(honest), "missed": []}
     frame |= {"legal": _legal(state, 0), "deciding": list(state.deciding_seats())}
     checker.check(0, frame)  # the honest frame passes
     leaky = _json(honest)

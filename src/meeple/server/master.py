@@ -10,11 +10,19 @@ copy), **stores it before acknowledging**, then moves to the new state and pushe
 seat its own view (``State.view(seat)``) with the events it may see, and spectators the
 public view. A refused action gets a typed error on its connection only and changes nothing.
 
-Versions: the match's version is the number of accepted actions. A seat acts against the
-version it last saw; the action is stale when that seat's legal actions have changed since
-then. In sequential play every move changes the next seat's choices, so this is the usual
-strict check; in simultaneous planning (Maiterra) another seat's sealed orders leave a
-seat's choices as they were, so seats can queue orders at the same time without refusals.
+Versions: each audience -- each seat, and the spectators -- has its own version, the number
+of changes *it* could see. An accepted action raises the version of every audience whose
+frame it changed (an event it may see, or its view, legal actions, deciding seats or
+outcome; the acting seat always) and only those audiences get an update. A sealed order in
+Maiterra changes its own seat's frame only, so another seat or a spectator learns nothing
+of it, not even that one was queued; "has ended" changes everyone's. The number of
+accepted actions (:attr:`MatchMaster.version`, the record's numbering) stays on the server.
+
+A seat acts against the version it last saw; the action is stale when that seat's legal
+actions have changed since then. In sequential play every move changes the next seat's
+choices, so this is the usual strict check; in simultaneous planning (Maiterra) another
+seat's sealed orders leave a seat's choices as they were, so seats can queue orders at the
+same time without refusals.
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
+
+import orjson
 
 from meeple.ai import make_bot
 from meeple.core import JSON, Action, Event, GameError, Seat, State, load_game, mix_seed
@@ -81,12 +91,22 @@ class Connection(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """One accepted action and the events it made (kept to replay missed updates)."""
+    """One accepted action and the events it made (kept to replay missed updates).
 
-    version: int
+    ``number`` is its place in the record; ``seen`` each audience's version after it (the
+    seats in order, then the spectators) and ``changed`` whether it raised that version."""
+
+    number: int
     seat: Seat
     action: int
     events: tuple[Event, ...]
+    seen: tuple[int, ...]
+    changed: tuple[bool, ...]
+
+
+def _audience(index: int, seats: int) -> Seat | None:
+    """The audience at ``index`` of :attr:`Applied.seen`: a seat, or None (spectators)."""
+    return None if index == seats else index
 
 
 class MatchMaster:
@@ -112,7 +132,13 @@ class MatchMaster:
         self.state: State = self.game.new_initial_state(match.seed)
         self.applied: list[Applied] = []
         self._choices: list[tuple[int, ...]] = [self._legal_key(s) for s in range(match.seats)]
+        # Where each seat's choices last changed: its own version then, and the action's number.
         self._changed_at: list[int] = [0] * match.seats
+        self._changed_number: list[int] = [0] * match.seats
+        # Each audience's version (the seats, then the spectators) and what its frame held
+        # after the last action that did not hand it an event (None: not worked out then).
+        self._seen: list[int] = [0] * (match.seats + 1)
+        self._frames: list[bytes | None] = [None] * (match.seats + 1)
         self.connections: set[Connection] = set()
         # Notation the engine words the same in every position is worded once per action.
         self._notation: dict[Action, str] | None = (
@@ -127,12 +153,16 @@ class MatchMaster:
         self._armed_for: datetime | None = None
         # Replayed without the per-action stale bookkeeping: after a rebuild an action sent
         # against any earlier version is stale (clients get a fresh snapshot on connecting).
+        # The audiences' versions come out as they did live: they are worked out alike.
         for seat, action in list(match.actions):
-            events = self.state.apply(seat, action)
-            self.applied.append(Applied(len(self.applied) + 1, seat, action, tuple(events)))
+            after = self.state.clone()
+            events = after.apply(seat, action)
+            self._count(after, seat, action, events)
+            self.state = after
         if self.applied:
             self._choices = [self._legal_key(s) for s in range(match.seats)]
-            self._changed_at = [self.version] * match.seats
+            self._changed_at = self._seen[: match.seats]
+            self._changed_number = [self.version] * match.seats
         self.deadline: datetime | None = match.deadline if turn_seconds else None
         self._timed: frozenset[Seat] = (
             frozenset(self.state.deciding_seats()) if self.deadline else frozenset()
@@ -153,7 +183,18 @@ class MatchMaster:
 
     @property
     def version(self) -> int:
+        """The number of accepted actions: the record's numbering, private to the server
+        (clients see their audience's version, :meth:`version_of`)."""
         return len(self.applied)
+
+    def version_of(self, seat: Seat | None) -> int:
+        """The version ``seat``'s audience has seen (None: the spectators')."""
+        return self._seen[self.match.seats if seat is None else seat]
+
+    @property
+    def public_version(self) -> int:
+        """The spectators' version: what the lobby and the REST summary show."""
+        return self._seen[-1]
 
     @property
     def over(self) -> bool:
@@ -167,13 +208,66 @@ class MatchMaster:
     def _legal_key(self, seat: Seat) -> tuple[int, ...]:
         return tuple(self.state.legal_actions(seat))
 
-    def _advance(self, seat: Seat, action: int, events: list[Event]) -> None:
-        self.applied.append(Applied(len(self.applied) + 1, seat, action, tuple(events)))
+    def _advance(self, after: State, seat: Seat, action: int, events: list[Event]) -> None:
+        """Count the action (:meth:`_count`), move to ``after``, note whose choices changed."""
+        self._count(after, seat, action, events)
+        self.state = after
         for other in range(self.match.seats):
             key = self._legal_key(other)
             if key != self._choices[other]:
                 self._choices[other] = key
-                self._changed_at[other] = self.version
+                self._changed_at[other] = self._seen[other]
+                self._changed_number[other] = self.version
+
+    def _count(self, after: State, seat: Seat, action: int, events: list[Event]) -> None:
+        """Raise the version of each audience whose frame the action changes, ``self.state``
+        still the position before it: the acting seat's and any that may see one of its
+        events at once; for the others, what their frame would hold (view, legal actions,
+        deciding seats, outcome) is compared before and after. Live and in a replay alike,
+        so a rebuilt master (after a restart, on another worker) counts the same."""
+        seats = self.match.seats
+        changed = []
+        for index in range(seats + 1):
+            audience = _audience(index, seats)
+            if index == seat or any(event.visible_to(audience) for event in events):
+                self._frames[index] = None
+                changed.append(True)
+                continue
+            before = self._frames[index]
+            if before is None:
+                before = self._frame_key(self.state, audience)
+            now = self._frame_key(after, audience)
+            self._frames[index] = now
+            changed.append(now != before)
+        for index, moved in enumerate(changed):
+            if moved:
+                self._seen[index] += 1
+        self.applied.append(
+            Applied(
+                len(self.applied) + 1,
+                seat,
+                action,
+                tuple(events),
+                tuple(self._seen),
+                tuple(changed),
+            )
+        )
+
+    @staticmethod
+    def _frame_key(state: State, audience: Seat | None) -> bytes:
+        """What an update to ``audience`` would hold in ``state``, but for its version and
+        events (and the deadline, which moves only with the deciding seats)."""
+        legal = () if audience is None else state.legal_actions(audience)
+        outcome = state.outcome()
+        return orjson.dumps(
+            [
+                state.view(audience),
+                list(legal),
+                list(state.deciding_seats()),
+                None if outcome is None else outcome.to_json(),
+            ],
+            option=orjson.OPT_NON_STR_KEYS,
+        )
 
     def bot_of(self, seat: Seat) -> str | None:
         """The bot playing ``seat``: its own, or the game's default while its player is away."""
@@ -226,18 +320,21 @@ class MatchMaster:
         self, seat: Seat | None, since: int | None = None, ref: str | None = None
     ) -> SnapshotOut:
         """The match as ``seat`` sees it, with the updates after ``since`` when given."""
+        index = self.match.seats if seat is None else seat
+        version = self._seen[index]
         missed = []
-        if since is not None:
+        if since is not None and 0 <= since <= version:
             missed = [
-                MissedOut(version=a.version, events=self._visible(a.events, seat))
-                for a in self.applied[since:]
+                MissedOut(version=a.seen[index], events=self._visible(a.events, seat))
+                for a in self.applied
+                if a.changed[index] and a.seen[index] > since
             ]
         view, legal = self._seat_sees(seat)
         return SnapshotOut(
             match=self.id,
             game=self.game.id,
             seat=seat,
-            version=self.version,
+            version=version,
             players=self.players(),
             view=view,
             legal=[ActionInfo.model_construct(**item) for item in legal],
@@ -315,10 +412,10 @@ class MatchMaster:
                 await self.play(connection, message)
             elif isinstance(message, ResumeIn):
                 async with self._lock:
-                    if message.since > self.version:
+                    seen = self.version_of(connection.seat)
+                    if message.since > seen:
                         raise ProtocolError(
-                            VERSION_STALE,
-                            f"version {message.since} is ahead of the match ({self.version})",
+                            VERSION_STALE, f"version {message.since} is ahead of the match ({seen})"
                         )
                     out = self.snapshot(connection.seat, message.since, ref)
                     await self._send(connection, out.model_dump_json())
@@ -330,7 +427,8 @@ class MatchMaster:
     async def refuse(
         self, connection: Connection, error: ProtocolError, ref: str | None = None
     ) -> None:
-        out = ErrorOut(code=error.code, message=error.message, version=self.version, ref=ref)
+        version = self.version_of(connection.seat)
+        out = ErrorOut(code=error.code, message=error.message, version=version, ref=ref)
         await self._send(connection, out.model_dump_json())
 
     # -- actions -------------------------------------------------------------------------
@@ -353,7 +451,9 @@ class MatchMaster:
             action = self.game.action_from_json(message.action)
         except GameError as error:
             raise ProtocolError.from_game(error) from None
-        await self.submit(seat, action, version=message.version, origin=connection, ref=message.ref)
+        await self.submit(
+            seat, action, version=None, seen=message.version, origin=connection, ref=message.ref
+        )
 
     async def submit(
         self,
@@ -361,23 +461,27 @@ class MatchMaster:
         action: int,
         *,
         version: int | None,
+        seen: int | None = None,
         origin: Connection | None = None,
         ref: str | None = None,
         bot: str | None = None,
     ) -> int:
-        """Apply ``seat``'s action; returns the new version. ``version`` None skips the check;
-        ``bot`` names the bot acting, refused if that bot no longer plays the seat.
+        """Apply ``seat``'s action; returns the new :attr:`version`. ``version`` (a number of
+        actions, the server's own callers') and ``seen`` (the seat's version, a client's)
+        None skip their checks; ``bot`` names the bot acting, refused if that bot no longer
+        plays the seat.
 
         Shielded: once begun, storing, moving on and telling everyone run to the end even if
         the caller is cancelled, so the match never falls behind what it stored.
         """
-        return await asyncio.shield(self._submit(seat, action, version, origin, ref, bot))
+        return await asyncio.shield(self._submit(seat, action, version, seen, origin, ref, bot))
 
     async def _submit(  # noqa: PLR0917 (submit's arguments, passed through the shield)
         self,
         seat: Seat,
         action: int,
         version: int | None,
+        seen: int | None,
         origin: Connection | None,
         ref: str | None,
         bot: str | None,
@@ -385,16 +489,24 @@ class MatchMaster:
         async with self._lock:
             if bot is not None and self.bot_of(seat) != bot:
                 raise ProtocolError(SEAT_WRONG, f"seat {seat}'s player is back")
-            if version is not None:
-                if version > self.version:
+            if version is not None and version > self.version:
+                raise ProtocolError(
+                    VERSION_STALE, f"version {version} is ahead of the match ({self.version})"
+                )
+            if version is not None and version < self._changed_number[seat]:
+                raise ProtocolError(
+                    VERSION_STALE, f"seat {seat}'s choices changed after action {version}"
+                )
+            if seen is not None:
+                if seen > self._seen[seat]:
                     raise ProtocolError(
-                        VERSION_STALE, f"version {version} is ahead of the match ({self.version})"
+                        VERSION_STALE, f"version {seen} is ahead of the match ({self._seen[seat]})"
                     )
-                if version < self._changed_at[seat]:
+                if seen < self._changed_at[seat]:
                     raise ProtocolError(
                         VERSION_STALE,
                         f"seat {seat}'s choices changed at version {self._changed_at[seat]}, "
-                        f"after version {version}",
+                        f"after version {seen}",
                     )
             if self.over:
                 raise ProtocolError(MATCH_OVER, "the match is over")
@@ -425,13 +537,12 @@ class MatchMaster:
             except Exception as error:
                 log.exception("storing action %d of match %s failed", number, self.id)
                 raise ProtocolError(STORE_FAILED, f"the action was not stored: {error}") from None
-            self.state = after
             self.deadline, self._timed = deadline, timed
             self.match.actions.append((seat, action))
             if outcome is not None:
                 self.match.status = "over"
                 self.match.outcome = outcome.to_json()
-            self._advance(seat, action, events)
+            self._advance(after, seat, action, events)
             ack = None
             if origin is not None:
                 # protocol.AckInfo, in the update the sender gets: one frame, not two.
@@ -446,15 +557,18 @@ class MatchMaster:
         origin: Connection | None = None,
         ack: dict[str, Any] | None = None,
     ) -> None:
-        """Each connection gets its seat's view and the events its seat may see; the
-        connection that sent the action (``origin``) gets ``ack`` in its copy as well.
+        """Each connection whose audience the action changed (:meth:`_count`) gets its
+        seat's view, its audience's version and the events its seat may see; the others get
+        nothing. The connection that sent the action (``origin``) gets ``ack`` in its copy.
 
         One text per audience (a seat, or the spectators): built once, the view and JSON
         included, and sent as it is to every connection of that audience. The sender's copy
         is the one frame encoded apart, and its seat's shared text is encoded only when
         another connection of that seat needs it.
         """
-        connections = list(self.connections)
+        seats = self.match.seats
+        changed = self.applied[-1].changed
+        connections = [c for c in self.connections if changed[seats if c.seat is None else c.seat]]
         if not connections:
             return
         updates: dict[Seat | None, dict[str, Any]] = {}
@@ -468,7 +582,7 @@ class MatchMaster:
                 # protocol.UpdateOut, as a dict: the engine's output needs no validation.
                 updates[seat] = {
                     "type": "update",
-                    "version": self.version,
+                    "version": self.version_of(seat),
                     "events": self._visible(events, seat),
                     "view": view,
                     "legal": legal,

@@ -39,7 +39,8 @@ def summary(master: MatchMaster, you: int | None = None) -> dict[str, Any]:
         "mode": master.match.mode,
         "players": [player.model_dump() for player in master.players()],
         "status": "over" if master.over else "playing",
-        "version": master.version,
+        # The spectators' version: a seat's sealed orders (Maiterra) leave it as it was.
+        "version": master.public_version,
         "deciding": list(master.state.deciding_seats()),
         "socket": f"/ws/matches/{master.id}",
     }

@@ -2,8 +2,9 @@
 days, bots modelled on lichess's bot API): ``GET /api/matches/{id}/stream``.
 
 The lines are the frames the WebSocket would send to the caller's seat (spectators: the
-public view): a snapshot first (with what came after ``?since=N``), then every update,
-clock and presence frame as it happens. Actions still go over the WebSocket.
+public view): a snapshot first (with what came after ``?since=N``, N a version of the
+caller's audience), then every update, clock and presence frame as it happens. Actions
+still go over the WebSocket.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ async def stream(  # noqa: PLR0917 (FastAPI: one parameter per query field)
         h.seat for h in master.match.holders if account is not None and h.account_id == account.id
     ]
     seat = None if watch or not held else held[0]
-    if since is not None and not 0 <= since <= master.version:
+    if since is not None and not 0 <= since <= master.version_of(seat):
         since = None
     connection = StreamConnection(seat)
 

@@ -385,5 +385,7 @@ async def hint(
             f"your seat does not decide now (deciding: {', '.join(map(str, deciding))})",
         )
     analyst = _Analyst(services.bots, master.game, master.id, iterations)
+    # The seat's own version (its frames'): the number of actions would count sealed orders.
+    seen = master.version_of(seat)
     found = await analyst.analyse(state, version, seat)
-    return {"match": master.id, "version": version, **found}
+    return {"match": master.id, "version": seen, **found}

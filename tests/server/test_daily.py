@@ -22,6 +22,7 @@ def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> N
     today = datetime.now(UTC).date().isoformat()
     challenge = _ok(one.get("/api/daily/maatatahay"))
     assert challenge["date"] == today and challenge["seats"] == 2 and challenge["streak"] == 0
+    assert challenge["seed"] is None  # published once the day is over
     assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0} == challenge
     first = _ok(one.post("/api/daily/maatatahay"), 201)
     assert first["mode"] == "daily" and first["daily"]["scored"]
@@ -36,19 +37,29 @@ def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> N
     yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
     past = _ok(one.post("/api/daily/maatatahay", params={"date": yesterday}), 201)
     assert not past["daily"]["scored"] and past["daily"]["date"] == yesterday
-    assert past["daily"]["seed"] != challenge["seed"]
+    assert isinstance(past["daily"]["seed"], int)  # yesterday is over: its seed is shown
+    assert _ok(two.get(f"/api/matches/{past['id']}"))["options"] == first["options"]
     assert _ok(one.get("/api/daily/maatatahay"))["streak"] == 1
     # One plays the attempt to the end; the leaderboard lists it, not the unfinished one.
     with one.socket(first["id"]) as socket:
         play_out(socket, 0, random.Random(9), socket.recv())
     board = _ok(one.get("/api/daily/maatatahay/leaderboard"))
-    assert [entry["match"] for entry in board] == [first["id"]]
+    assert [entry["match"] for entry in board] == [None]  # named once the day is over
     (entry,) = board
     assert entry["account"] == one.account["id"] and entry["turns"] > 0 and entry["rank"] == 1
     assert entry["place"] in (1, 2) and entry["won"] == (entry["place"] == 1)
-    # The same challenge after a restart.
+    # Today's attempt is private: no record (it holds the seed), no replay but its player's.
+    for client in (one, two):
+        refused = client.get(f"/api/matches/{first['id']}/record")
+        assert refused.status_code == 403 and refused.json()["detail"]["code"] == "daily/private"
+    refused = two.get(f"/api/matches/{first['id']}/replay")
+    assert refused.status_code == 403 and refused.json()["detail"]["code"] == "daily/private"
+    assert _ok(one.get(f"/api/matches/{first['id']}/replay", params={"seat": 0}))["steps"]
+    # The same challenge after a restart, from the same kept secret.
+    seed_before = _ok(one.get("/api/daily/maatatahay", params={"date": yesterday}))["seed"]
     server.restart()
     assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0} == challenge
+    assert _ok(one.get("/api/daily/maatatahay", params={"date": yesterday}))["seed"] == seed_before
     again = two.post("/api/daily/maatatahay")
     assert again.status_code == 409 and again.json()["detail"]["code"] == "daily/played"
     refused = one.get("/api/daily/maatatahay", params={"date": "2999-01-01"})

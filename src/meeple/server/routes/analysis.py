@@ -9,7 +9,8 @@ answer; the runner keeps the answers by match, seat, version and iterations.
 Who may ask: a replay (like the record) once the match is over, by anyone; a line once the
 match is over for any seat, and while a solo match is played for the caller's own seat up
 to the current version; a hint only in a solo match, for the caller's seat, now. A hint in
-a match against people would be help no one else gets.
+a match against people would be help no one else gets. While its day runs, a Daily attempt
+is replayed and analysed by its player alone, at their own seat (``daily/private``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from fastapi import APIRouter, Request, status
 
 from meeple.core import Game, GameError, InvalidRecord, MatchRecord, Seat, State
 from meeple.server.bots import AnalysisJob, BotRunner
-from meeple.server.deps import AccountDep, ServicesDep, error
+from meeple.server.daily import DailyError
+from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
 from meeple.server.master import MatchMaster
 from meeple.server.repository import AccountRow
 
@@ -125,9 +127,19 @@ async def _find(services: ServicesDep, match_id: str) -> MatchMaster:
     return master
 
 
+async def _daily_shown(
+    services: ServicesDep, master: MatchMaster, viewer: AccountRow | None, seat: Seat | None
+) -> None:
+    """Today's Daily attempts are replayed and analysed by their player alone, at their seat."""
+    try:
+        await services.daily.check_shown(master.match, viewer, seat)
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None
+
+
 @router.get("/api/matches/{match_id}/replay")
 async def match_replay(
-    match_id: str, services: ServicesDep, seat: int | None = None
+    match_id: str, account: MaybeAccountDep, services: ServicesDep, seat: int | None = None
 ) -> dict[str, Any]:
     """Every step of a finished match, as the spectators or seat ``seat`` saw it."""
     master = await _find(services, match_id)
@@ -138,6 +150,7 @@ async def match_replay(
             "a replay shows every hidden thing, so it is given once the match is over",
         )
     _check_seat(seat, master.game.seats, "replay/bad_seat")
+    await _daily_shown(services, master, account, seat)
     replay = await _replay(master.match.record(), seat)
     replay["match"] = master.id
     replay["players"] = [player.model_dump() for player in master.players()]
@@ -303,6 +316,7 @@ async def win_line(  # noqa: PLR0917 (the query's parameters)
     :data:`LINE_VERSIONS` of them), with the best action where the seat decides."""
     master = await _find(services, match_id)
     _check_seat(seat, master.game.seats, "analysis/bad_seat")
+    await _daily_shown(services, master, account, seat)
     if not master.over:
         if master.match.mode != "solo":
             raise error(

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, status
 from pydantic import BaseModel, ConfigDict
 
-from meeple.server.daily import DailyError, challenge_json, parse_day
+from meeple.server.daily import DailyError, parse_day
 from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
 from meeple.server.routes.matches import summary
 
@@ -25,9 +25,10 @@ class AttemptIn(BaseModel):
 async def challenge(
     game: str, account: MaybeAccountDep, services: ServicesDep, date: DateQuery = None
 ) -> dict[str, Any]:
-    """The day's challenge (seed, seats, options, the bots' level) and the caller's streak."""
+    """The day's challenge (seats, options, the bots' level; its seed once the day is over)
+    and the caller's streak."""
     try:
-        data = challenge_json(game, parse_day(date))
+        data = await services.daily.challenge(game, parse_day(date))
     except DailyError as refused:
         raise error(refused.status, refused.code, refused.message) from None
     if account is not None:
@@ -52,7 +53,7 @@ async def attempt(
     except DailyError as refused:
         raise error(refused.status, refused.code, refused.message) from None
     data = summary(master, 0)
-    data["daily"] = {**challenge_json(game, day), "scored": scored}
+    data["daily"] = {**await services.daily.challenge(game, day), "scored": scored}
     return data
 
 
@@ -60,7 +61,8 @@ async def attempt(
 async def leaderboard(
     game: str, services: ServicesDep, date: DateQuery = None
 ) -> list[dict[str, Any]]:
-    """The day's finished scored attempts, best first: place, then score, then turns."""
+    """The day's finished scored attempts, best first: place, then score, then turns (while
+    the day runs, without their matches)."""
     try:
         return await services.daily.leaderboard(game, parse_day(date))
     except DailyError as refused:

@@ -34,6 +34,7 @@ from websockets.protocol import Protocol
 from websockets.server import ServerProtocol
 
 from meeple.core import Seat
+from meeple.server.daily import DailyError
 from meeple.server.deps import get_services, socket_token
 from meeple.server.protocol import FLOOD, TOO_LARGE, ProtocolError
 from meeple.server.repository import AccountRow
@@ -276,6 +277,11 @@ async def match_socket(
         chosen = seat
     else:
         chosen = held[0] if held else None
+    try:  # today's Daily attempts are watched by their player alone
+        await services.daily.check_shown(master.match, account, chosen)
+    except DailyError as refused:
+        await websocket.close(CLOSE_NOT_YOUR_SEAT, refused.code)
+        return
     if since is not None and not 0 <= since <= master.version:
         since = None
     connection = SocketConnection(websocket, chosen)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
 from meeple.core.record import MAX_SEED
+from meeple.server.daily import DailyError
 from meeple.server.deps import AccountDep, ServicesDep, error
 from meeple.server.master import MatchMaster
 
@@ -118,5 +119,9 @@ async def record(match_id: str, services: ServicesDep) -> dict[str, Any]:
             "match/not_over",
             "the record (with its seed) is given out when the match is over",
         )
+    try:  # today's Daily attempts: not even to their player (the seed is the day's)
+        await services.daily.check_shown(master.match, None, record=True)
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None
     data: dict[str, Any] = master.match.record().to_json()
     return data

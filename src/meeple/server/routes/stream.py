@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request, status
 from fastapi.responses import StreamingResponse
 
 from meeple.core import Seat
+from meeple.server.daily import DailyError
 from meeple.server.deps import MaybeAccountDep, ServicesDep, error
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -56,6 +57,10 @@ async def stream(  # noqa: PLR0917 (FastAPI: one parameter per query field)
         h.seat for h in master.match.holders if account is not None and h.account_id == account.id
     ]
     seat = None if watch or not held else held[0]
+    try:  # today's Daily attempts are watched by their player alone
+        await services.daily.check_shown(master.match, account, seat)
+    except DailyError as refused:
+        raise error(refused.status, refused.code, refused.message) from None
     if since is not None and not 0 <= since <= master.version_of(seat):
         since = None
     connection = StreamConnection(seat)

@@ -60,9 +60,13 @@ class Account(Base):
     """A person, a guest or a bot. Guests have no login name and no password."""
 
     __tablename__ = "accounts"
+    __table_args__ = (Index("ix_accounts_name_key", "name_key", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str | None] = mapped_column(String(40), unique=True)
+    # The name NFKC-normalised and case-folded (meeple.server.auth.name_key): one account
+    # per name whatever its case.
+    name_key: Mapped[str | None] = mapped_column(String(160))
     display_name: Mapped[str] = mapped_column(String(40))
     password_hash: Mapped[str | None] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(8))  # "person", "guest" or "bot"

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from meeple.core import JSON, Seat
+from meeple.server.auth import name_key
 from meeple.server.db import SQLITE_BUSY_SECONDS
 from meeple.server.models import (
     Account,
@@ -81,7 +82,11 @@ class Accounts:
         """
         async with self._sessions() as session:
             account = Account(
-                name=name, display_name=display_name, password_hash=password_hash, kind=kind
+                name=name,
+                name_key=None if name is None else name_key(name),
+                display_name=display_name,
+                password_hash=password_hash,
+                kind=kind,
             )
             session.add(account)
             try:
@@ -91,10 +96,12 @@ class Accounts:
             return _row(account)
 
     async def by_name(self, name: str) -> tuple[AccountRow, str | None] | None:
-        """The account called ``name`` and its password hash, or None."""
+        """The account called ``name`` in any case (its :func:`name_key`) and its password
+        hash, or None."""
+        key = name_key(name.strip())
         async with self._sessions() as session:
             account = (
-                await session.execute(select(Account).where(Account.name == name))
+                await session.execute(select(Account).where(Account.name_key == key))
             ).scalar_one_or_none()
             return None if account is None else (_row(account), account.password_hash)
 

@@ -8,7 +8,11 @@ from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.server.auth import (
+    Refused,
+    check_display_name,
+    check_name,
     check_password,
+    check_password_rules,
     expiry,
     hash_password,
     needs_rehash,
@@ -28,9 +32,12 @@ from meeple.server.services import Services
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
-Name = Annotated[str, Field(min_length=3, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
-Password = Annotated[str, Field(min_length=8, max_length=200)]
-DisplayName = Annotated[str, Field(min_length=1, max_length=40)]
+# Only the shape here: the rules (meeple.server.auth) refuse with their own account/ codes.
+Name = Annotated[str, Field(max_length=200, description="3 to 40 letters, digits, _ . -")]
+Password = Annotated[
+    str, Field(max_length=200, description="10 or more characters, not the name, not common")
+]
+DisplayName = Annotated[str, Field(max_length=200, description="1 to 40 characters")]
 
 
 class RegisterIn(BaseModel):
@@ -58,52 +65,82 @@ class LoginOut(BaseModel):
     expires_at: str
 
 
-async def _log_in(services: Services, account: AccountRow, response: Response) -> LoginOut:
+def _secure(request: Request, services: Services) -> bool:
+    """Whether the cookie is ``Secure``: always with ``cookie_secure``, else when the request
+    came over https (directly, or through a proxy uvicorn trusts: ``X-Forwarded-Proto``)."""
+    return services.settings.cookie_secure or request.url.scheme == "https"
+
+
+async def _log_in(
+    services: Services, account: AccountRow, request: Request, response: Response
+) -> LoginOut:
     token = new_token()
     expires = expiry(services.settings.token_days)
     await services.accounts.add_token(account.id, token_hash(token), expires)
+    # Strict: no other site's page, link or form sends it. The guard's origin check
+    # (meeple.server.guard) also covers pages of this site on another port or host.
     response.set_cookie(
         services.settings.cookie_name,
         token,
         max_age=int(services.settings.token_days * 86400),
         httponly=True,
-        samesite="lax",
-        secure=services.settings.cookie_secure,
+        samesite="strict",
+        secure=_secure(request, services),
     )
     return LoginOut(account=account.to_json(), token=token, expires_at=expires.isoformat())
 
 
+def _refused(refused: Refused) -> Exception:
+    return error(status.HTTP_422_UNPROCESSABLE_CONTENT, refused.code, refused.message)
+
+
 @router.post("/accounts", status_code=status.HTTP_201_CREATED, dependencies=[LoginLimit])
-async def register(body: RegisterIn, services: ServicesDep, response: Response) -> LoginOut:
+async def register(
+    body: RegisterIn, services: ServicesDep, request: Request, response: Response
+) -> LoginOut:
     """Create an account (a person's, or a bot's with ``bot: true``) and log it in.
-    Counts towards the address's login limit (``429 rate/limited`` past it)."""
+    Counts towards the address's login limit (``429 rate/limited`` past it). A name or
+    password the rules refuse is ``422`` with its ``account/...`` code (docs/security.md)."""
+    try:
+        name = check_name(body.name, bot=body.bot)
+        display_name = check_display_name(body.display_name or name, bot=body.bot)
+        check_password_rules(body.password, name)
+    except Refused as refused:
+        raise _refused(refused) from None
     try:
         account = await services.accounts.create(
-            name=body.name,
-            display_name=body.display_name or body.name,
+            name=name,
+            display_name=display_name,
             password_hash=await hash_password(body.password),
             kind="bot" if body.bot else "person",
         )
     except NameTaken:
         raise error(
-            status.HTTP_409_CONFLICT, "account/name_taken", f"{body.name!r} is taken"
+            status.HTTP_409_CONFLICT,
+            "account/name_taken",
+            f"{name!r} is taken (names are the same whatever their case)",
         ) from None
-    return await _log_in(services, account, response)
+    return await _log_in(services, account, request, response)
 
 
 @router.post("/sessions", dependencies=[LoginLimit])
-async def login(body: LoginIn, services: ServicesDep, response: Response) -> LoginOut:
-    """Log in with name and password: a bearer token, and the session cookie. So many tries
-    a minute per client address (``429 rate/limited``, with ``Retry-After``, past them)."""
+async def login(
+    body: LoginIn, services: ServicesDep, request: Request, response: Response
+) -> LoginOut:
+    """Log in with name (in any case) and password: a bearer token, and the session cookie.
+    So many tries a minute per client address (``429 rate/limited``, with ``Retry-After``,
+    past them). A password is checked against a stand-in hash when the name is nobody's,
+    so the answer takes as long either way."""
     found = await services.accounts.by_name(body.name)
-    if found is None or found[1] is None or not await check_password(found[1], body.password):
+    stored = None if found is None else found[1]
+    if found is None or not await check_password(stored, body.password):
         raise error(
             status.HTTP_401_UNAUTHORIZED, "auth/bad_login", "no account with that name and password"
         )
-    account, stored = found
+    account = found[0]
     if stored is not None and needs_rehash(stored):
         await services.accounts.set_password_hash(account.id, await hash_password(body.password))
-    return await _log_in(services, account, response)
+    return await _log_in(services, account, request, response)
 
 
 @router.delete("/sessions", status_code=status.HTTP_204_NO_CONTENT)
@@ -112,16 +149,28 @@ async def logout(request: Request, services: ServicesDep, response: Response) ->
     token = request_token(request, services)
     if token:
         await services.accounts.drop_token(token_hash(token))
-    response.delete_cookie(services.settings.cookie_name)
+    response.delete_cookie(
+        services.settings.cookie_name,
+        httponly=True,
+        samesite="strict",
+        secure=_secure(request, services),
+    )
 
 
 @router.post("/guests", status_code=status.HTTP_201_CREATED, dependencies=[GuestLimit])
-async def guest(body: GuestIn, services: ServicesDep, response: Response) -> LoginOut:
-    """Play without an account: a guest with a display name and a login like any other."""
+async def guest(
+    body: GuestIn, services: ServicesDep, request: Request, response: Response
+) -> LoginOut:
+    """Play without an account: a guest with a display name and a login like any other.
+    The display name follows the rules for names shown to others (docs/security.md)."""
+    try:
+        display_name = check_display_name(body.display_name)
+    except Refused as refused:
+        raise _refused(refused) from None
     account = await services.accounts.create(
-        name=None, display_name=body.display_name, password_hash=None, kind="guest"
+        name=None, display_name=display_name, password_hash=None, kind="guest"
     )
-    return await _log_in(services, account, response)
+    return await _log_in(services, account, request, response)
 
 
 @router.get("/me")

@@ -36,7 +36,8 @@ export function SignIn({ onSignedIn }) {
     return null;
   };
   const nameField = { name: "name", label: "Account name", required: true, minlength: 3,
-    pattern: "[A-Za-z0-9_.\\-]+", autocomplete: "username", hint: "3 to 40 letters, digits, _ . -" };
+    pattern: "[\\p{L}\\p{M}\\p{N}][\\p{L}\\p{M}\\p{N}_.\\-]*", autocomplete: "username",
+    hint: "3 to 40 letters, digits, _ . -; not ending in \"bot\"" };
   return html`<div class="signin-page">
     <p class="intro">Play Maiterra, Maatatahay and Manafields against bots or people.</p>
     <div class="columns">
@@ -50,8 +51,9 @@ export function SignIn({ onSignedIn }) {
       <${Form} label="Register" submitText="Register"
         fields=${[nameField,
           { name: "display_name", label: "Name shown to others (optional)", maxlength: 40, autocomplete: "nickname" },
-          { name: "password", label: "Password", type: "password", required: true, minlength: 8,
-            maxlength: 200, autocomplete: "new-password", hint: "at least 8 characters" }]}
+          { name: "password", label: "Password", type: "password", required: true, minlength: 10,
+            maxlength: 200, autocomplete: "new-password",
+            hint: "at least 10 characters, not your name nor a common password" }]}
         onSubmit=${async (v) => {
           const body = { name: v.name, password: v.password };
           if ((v.display_name || "").trim()) body.display_name = v.display_name.trim();

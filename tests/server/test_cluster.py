@@ -31,6 +31,7 @@ import meeple.games  # noqa: F401
 from meeple.core import load_game
 from meeple.server.cluster import HELD_LOCKS, held_key, lock_key
 from tests.server.conftest import ROOT, Client, Server, Socket, free_port, run_pg
+from tests.server.test_ranked import member
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -505,7 +506,7 @@ def test_ranked_players_on_two_workers_meet_and_their_match_is_rated_once_after_
     the one who queued first learns it from the other worker. The worker mastering their
     match is killed mid-match; the other takes it over, watches it and rates it once."""
     a, b = workers
-    one, two = Client(a).guest("Queue A"), Client(b).guest("Queue B")
+    one, two = member(a, "Queue A"), member(b, "Queue B")  # ranked is for accounts
     body = {"game": "maatatahay", "seats": 2}
     assert one.post("/api/ranked/queue", json=body).json()["status"] == "queued"
     assert two.post("/api/ranked/queue", json=body).json()["status"] == "matched"

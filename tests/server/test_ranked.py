@@ -27,6 +27,27 @@ def _ok(reply: Any, status: int = 200) -> Any:
     return reply.json()
 
 
+PASSWORD = "a long walk to the harbour"
+
+
+def member(server: Server, name: str) -> Client:
+    """A registered account's client: ranked is for accounts, not guests."""
+    client = Client(server)
+    login = f"{name.replace(' ', '').lower()}{uuid.uuid4().hex[:8]}"
+    reply = client.post(
+        "/api/accounts", json={"name": login, "password": PASSWORD, "display_name": name}
+    )
+    data = _ok(reply, 201)
+    client.token, client.account = data["token"], data["account"]
+    return client
+
+
+def _board_place(client: Client, match_id: str, seat: int) -> int:
+    """Where ``seat`` finished on the board (Maatatahay: 1 the winner, 2 the other; a draw 1)."""
+    winners = _ok(client.get(f"/api/matches/{match_id}"))["outcome"]["winners"]
+    return 1 if not winners or seat in winners else 2
+
+
 def _matched(client: Client) -> dict[str, Any]:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -38,8 +59,8 @@ def _matched(client: Client) -> dict[str, Any]:
 
 
 def test_a_maatatahay_ranked_match_is_formed_played_and_rated(server: Server) -> None:
-    one = Client(server).guest("Rank One")
-    two = Client(server).guest("Rank Two")
+    one = member(server, "Rank One")
+    two = member(server, "Rank Two")
     first = _ok(one.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
     assert first["status"] == "queued" and first["queued"] == 1
     _ok(two.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
@@ -106,8 +127,8 @@ def test_a_maatatahay_ranked_match_is_formed_played_and_rated(server: Server) ->
 
 
 def test_a_leaver_loses_as_last_place(server: Server) -> None:
-    stays = Client(server).guest("Stays")
-    leaves = Client(server).guest("Leaves")
+    stays = member(server, "Stays")
+    leaves = member(server, "Leaves")
     for client in (stays, leaves):
         _ok(client.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
     mine, theirs = _matched(stays), _matched(leaves)
@@ -125,7 +146,15 @@ def test_a_leaver_loses_as_last_place(server: Server) -> None:
     (stayed,) = _ok(stays.get(f"/api/accounts/{stays.account['id']}/ratings"))["history"]
     assert left["match"] == mine["match"] == theirs["match"]
     assert left["place"] == 2 and left["mu"] < left["mu_before"]
-    assert stayed["place"] == 1 and stayed["mu"] > stayed["mu_before"]
+    _rated_by_the_board(stays, stayed, mine["match"], mine["seat"])
+
+
+def _rated_by_the_board(client: Client, stayed: dict[str, Any], match_id: str, seat: int) -> None:
+    """One who stayed is rated by the board: up when they won there, down when the leaver's
+    bot beat them (a leaver's loss is its own, never a win for the one it left)."""
+    place = _board_place(client, match_id, seat)
+    assert stayed["place"] == place
+    assert (stayed["mu"] > stayed["mu_before"]) == (place == 1)
 
 
 def play_out_frame(socket: Any, seat: int) -> dict[str, Any]:
@@ -138,7 +167,7 @@ def play_out_frame(socket: Any, seat: int) -> dict[str, Any]:
 
 def test_three_and_four_seat_maiterra_ranked_matches_are_formed(server: Server) -> None:
     for seats in (3, 4):
-        clients = [Client(server).guest(f"M{seats}{i}") for i in range(seats)]
+        clients = [member(server, f"M{seats}{i}") for i in range(seats)]
         for client in clients:
             body = {"game": "maiterra", "seats": seats}
             _ok(client.post("/api/ranked/queue", json=body), 201)
@@ -174,7 +203,7 @@ def test_three_and_four_seat_maiterra_ranked_matches_are_formed(server: Server) 
 
 
 def test_leaving_the_queue_and_a_queue_timeout(server: Server) -> None:
-    alone = Client(server).guest("Alone")
+    alone = member(server, "Alone")
     body = {"game": "manafields", "seats": 2, "options": {}, "wait": 600}
     assert _ok(alone.post("/api/ranked/queue", json=body), 201)["status"] == "queued"
     assert _ok(alone.request("DELETE", "/api/ranked/queue")) == {"left": True}
@@ -197,6 +226,12 @@ def test_leaving_the_queue_and_a_queue_timeout(server: Server) -> None:
     assert queued["bot"] is True and not _ok(alone.get("/api/ranked/queue")).get("bot")
     refused = alone.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 3})
     assert refused.status_code == 422 and refused.json()["detail"]["code"] == "ranked/bad_seats"
+    # Ranked is for accounts: a guest is told it needs one, and nothing is queued.
+    guest = Client(server).guest("Passing Guest")
+    refused = guest.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2})
+    assert refused.status_code == 403
+    assert refused.json()["detail"]["code"] == "ranked/account_needed"
+    assert _ok(guest.get("/api/ranked/queue"))["status"] == "none"
 
 
 def _stored_leavers(server: Server, match_id: str) -> set[int]:
@@ -239,8 +274,8 @@ def _history(client: Client) -> list[dict[str, Any]]:
 
 
 def _ranked_pair(server: Server, first: str, second: str) -> tuple[Client, Client, str, int, int]:
-    """Two guests queued for ranked Maatatahay and matched: both, the match, their seats."""
-    one, two = Client(server).guest(first), Client(server).guest(second)
+    """Two accounts queued for ranked Maatatahay and matched: both, the match, their seats."""
+    one, two = member(server, first), member(server, second)
     for client in (one, two):
         _ok(client.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2}), 201)
     a, b = _matched(one), _matched(two)
@@ -290,7 +325,8 @@ def test_a_leaver_stays_last_place_across_a_server_restart(patient_server: Serve
     server.restart()
     # The restarted server still knows the leaver: its bot plays on at once, with no fresh
     # grace period (the snapshot says the seat is away); the match is played out and rated.
-    # Whoever won (the leaver's bot, likely, against random moves) the leaver is last.
+    # Whoever won (the leaver's bot, likely, against random moves) the leaver is last; the
+    # one who stayed is rated by the board.
     with stays.socket(match_id) as socket:
         assert theirs in socket.recv()["away"]
         _until_stored(server, match_id, {theirs})
@@ -300,7 +336,7 @@ def test_a_leaver_stays_last_place_across_a_server_restart(patient_server: Serve
     (stayed,) = _history(stays)
     assert left["match"] == stayed["match"] == match_id
     assert left["place"] == 2 and left["mu"] < left["mu_before"]
-    assert stayed["place"] == 1 and stayed["mu"] > stayed["mu_before"]
+    _rated_by_the_board(stays, stayed, match_id, mine)
 
 
 def test_a_player_back_before_the_end_is_no_leaver(server: Server) -> None:
@@ -318,15 +354,15 @@ def test_a_player_back_before_the_end_is_no_leaver(server: Server) -> None:
     assert final is not None
     (stayed,) = _history(back)
     (left,) = _history(gone)
-    assert stayed["place"] == 1 and left["place"] == 2
+    assert left["place"] == 2
+    _rated_by_the_board(back, stayed, match_id, returner)
     assert _stored_leavers(server, match_id) == {leaver}
 
 
 def test_manafields_is_queued_with_the_faction_each_plays(server: Server) -> None:
-    elves, undead = Client(server).guest("Elf Queuer"), Client(server).guest("Undead Queuer")
-    table = {"turn_limit": 1}  # the other options must be the same; factions may differ
-    for client, faction in ((elves, "elves"), (undead, "undead")):
-        body = {"game": "manafields", "options": table, "faction": faction, "wait": 30}
+    elves, undead = member(server, "Elf Queuer"), member(server, "Undead Queuer")
+    for client, faction in ((elves, "elves"), (undead, "undead")):  # factions may differ
+        body = {"game": "manafields", "faction": faction, "wait": 30}
         queued = _ok(client.post("/api/ranked/queue", json=body), 201)
         assert queued["faction"] == faction or queued["status"] == "matched"
     mine, theirs = _matched(elves), _matched(undead)
@@ -335,20 +371,22 @@ def test_manafields_is_queued_with_the_faction_each_plays(server: Server) -> Non
     options = _ok(elves.get(f"/api/matches/{mine['match']}"))["options"]
     assert options[f"faction{mine['seat']}"] == "elves"
     assert options[f"faction{theirs['seat']}"] == "undead"
-    assert options["turn_limit"] == 1
     # One queued with no faction plays one drawn; bad choices are refused, nothing queued.
     refusals = [
         ({"game": "manafields", "faction": "dwarves"}, "ranked/bad_faction"),
         ({"game": "maatatahay", "faction": "elves"}, "ranked/bad_faction"),
         ({"game": "manafields", "options": {"faction0": "elves"}}, "ranked/bad_options"),
+        # No table of one's own: ranked is played by the published rules only.
+        ({"game": "manafields", "options": {"turn_limit": 1}}, "ranked/bad_options"),
+        ({"game": "maiterra", "seats": 4, "options": {"teams": "1122"}}, "ranked/bad_options"),
     ]
     for body, code in refusals:
         refused = elves.post("/api/ranked/queue", json=body)
         assert refused.status_code == 422 and refused.json()["detail"]["code"] == code, body
     assert _ok(elves.get("/api/ranked/queue"))["status"] == "matched"
-    drawn = [Client(server).guest(f"Drawn {i}") for i in range(2)]
+    drawn = [member(server, f"Drawn {i}") for i in range(2)]
     for client in drawn:
-        body = {"game": "manafields", "options": {"turn_limit": 1}, "wait": 30}
+        body = {"game": "manafields", "wait": 30}
         _ok(client.post("/api/ranked/queue", json=body), 201)
     found = [_matched(client) for client in drawn]
     assert all(f["faction"] in ("humans", "elves", "orcs", "undead") for f in found)

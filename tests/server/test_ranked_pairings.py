@@ -1,18 +1,19 @@
 """How the ranked queue groups tickets (:func:`meeple.server.ranked.pairings`), on times the
-test gives: the same game, seats and options only; near ratings first; ranges that widen."""
+test gives: the same game, seats and options only; near ratings first; ranges that widen;
+two accounts that met as often today as they may are not put together again."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from meeple.server.ranked import BASE_RANGE, WIDEN_PER_SECOND, Ticket, pairings
+from meeple.server.ranked import BASE_RANGE, WIDEN_PER_SECOND, Ticket, pair_key, pairings
 from meeple.server.repository import AccountRow
 
 START = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
 
 def _ticket(account: int, mu: float, *, seats: int = 2, game: str = "maatatahay") -> Ticket:
-    who = AccountRow(account, None, f"p{account}", "guest")
+    who = AccountRow(account, None, f"p{account}", "person")
     return Ticket(who, game, seats, {}, mu, 300.0, joined=START)
 
 
@@ -51,3 +52,15 @@ def test_a_ticket_is_in_one_group_at_most() -> None:
     groups = pairings(tickets, START)
     seen = [t.account.id for group in groups for t in group]
     assert len(groups) == 3 and len(seen) == len(set(seen)) == 6
+
+
+def test_a_spent_pair_is_not_put_together_and_each_meets_someone_else() -> None:
+    tickets = [_ticket(1, 25.0), _ticket(2, 25.1), _ticket(3, 25.2), _ticket(4, 25.3)]
+    assert _ids(pairings(tickets, START)) == [{1, 2}, {3, 4}]
+    spent = {pair_key(2, 1), pair_key(4, 3)}
+    assert _ids(pairings(tickets, START, spent)) == [{2, 3}]
+    # Alone with the one they have met enough today, nobody is paired.
+    assert pairings([_ticket(1, 25.0), _ticket(2, 25.0)], START, {pair_key(1, 2)}) == []
+    # At four seats, a group holding a spent pair anywhere is not formed.
+    four = [_ticket(n, 25.0, seats=4, game="maiterra") for n in range(1, 6)]
+    assert _ids(pairings(four, START, {pair_key(1, 4)})) == [{2, 3, 4, 5}]

@@ -4,10 +4,18 @@ The rules: "Ranked matches, the Daily and the tutorial are always everyone again
 everyone" and "A ranked match is fixed at 90 seconds." Maiterra is ranked at 2, 3 or 4
 seats, Maatatahay and Manafields one against one.
 
-In a game whose seats each play a faction (options ``faction0``, ``faction1``, ...: Manafields),
-each person queues with the faction they will play, or none to have one drawn; the seats are
-drawn when the match forms and each seat's faction option set to its player's faction. People
-of different factions meet; the other options must be the same.
+Ranked is for registered accounts (a guest is refused with ``ranked/account_needed``), and it
+is played by the rules as published: the game's default options, none chosen, so nobody can
+queue for a table of their own that only their second account would meet. In a game whose
+seats each play a faction (options ``faction0``, ``faction1``, ...: Manafields), each person
+queues with the faction they will play, or none to have one drawn; the seats are drawn when
+the match forms and each seat's faction option set to its player's faction. A faction is a
+player's own choice: people of different factions meet.
+
+The queue pairs the same two accounts at most ``ranked_pair_per_day`` times a UTC day (the
+setting): past that, a group holding both is not formed, and each meets someone else. A
+match the queue forms is always rated, so two accounts that keep meeting, one throwing its
+matches to the other, stop gaining anything after that many.
 
 The queue lives in the database (``ranked_tickets``), so that every worker of a server pairs
 from one queue and anyone asking any worker learns where they stand: a ticket waits until
@@ -22,8 +30,12 @@ transaction.
 
 A ranked match is rated when it ends: OpenSkill's Plackett-Luce model, the winners first,
 the others by score when the game counts points (equal places tie), everyone tied in a
-draw. A leaver loses as last place, below everyone who stayed; when everyone left, places
-stand as the match ended.
+draw. Each seat is rated by what happened on the board, but a leaver cannot gain by leaving:
+a leaver's own rating counts it as last place, below everyone who stayed, while those who
+stayed are rated by the places the board gave them, the leaver's bot where it finished.
+(Rating everyone with the leaver moved to last lifted a player above a bot that beat them: a
+throw-away account that queued and left handed its opponent a win it lost on the board.)
+When everyone left, places stand as the match ended.
 
 A leaver is a seat its bot took over (its player away past the grace period) whose player
 did not come back before the match ended. A player who connects to the match again before
@@ -49,8 +61,11 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from datetime import time as time_of_day
 from typing import Any
 
 from sqlalchemy import select
@@ -96,6 +111,10 @@ PAIR_EVERY = 0.5
 """Seconds between two pairings a worker runs for people asking where they stand (each one
 queueing pairs at once): a thousand people asking every second cost two a second, not a
 thousand."""
+
+
+def pair_key(one: int, other: int) -> tuple[int, int]:
+    return (one, other) if one < other else (other, one)
 
 
 class RankedError(Exception):
@@ -146,10 +165,13 @@ class Ticket:
         )
 
 
-def pairings(tickets: list[Ticket], now: datetime) -> list[list[Ticket]]:
+def pairings(
+    tickets: list[Ticket], now: datetime, spent: Set[tuple[int, int]] = frozenset()
+) -> list[list[Ticket]]:
     """The groups the queue forms now, each as many tickets as seats: tickets of one game,
     seat count and options sorted by rating, a window of them taken when its spread of
-    ratings lies within every member's range."""
+    ratings lies within every member's range and no two of its accounts are a ``spent``
+    pair (met as often today as they may: see :func:`pair_key`)."""
     groups: dict[tuple[str, int, str], list[Ticket]] = {}
     for ticket in tickets:
         groups.setdefault(ticket.key, []).append(ticket)
@@ -160,7 +182,9 @@ def pairings(tickets: list[Ticket], now: datetime) -> list[list[Ticket]]:
         while start + need <= len(group):
             window = group[start : start + need]
             spread = window[-1].mu - window[0].mu
-            if all(spread <= t.range(now) for t in window):
+            ids = [t.account.id for t in window]
+            met = any(pair_key(a, b) in spent for i, a in enumerate(ids) for b in ids[i + 1 :])
+            if not met and all(spread <= t.range(now) for t in window):
                 formed.append(window)
                 del group[start : start + need]
             else:
@@ -197,6 +221,15 @@ def places_of(outcome: dict[str, Any] | None, seats: int) -> list[int]:
     for seat in others:
         places[seat] = 2 + distinct.index(float(scores[seat]))
     return places
+
+
+def _leavers_last(places: list[int], leavers: set[Seat]) -> list[int]:
+    """The places with every leaver moved below everyone who stayed (leavers tie), numbered
+    1, 2, ... again."""
+    last = max(places) + 1
+    moved = [last if seat in leavers else place for seat, place in enumerate(places)]
+    distinct = sorted(set(moved))
+    return [distinct.index(place) + 1 for place in moved]
 
 
 class LeaverWatch:
@@ -267,6 +300,7 @@ class Ranked:
         self.sessions = sessions
         self.store = store
         self.matches = matches
+        self.pair_per_day = matches.settings.ranked_pair_per_day
         self._lock = asyncio.Lock()
         self._rating = asyncio.Lock()
         self._watching: dict[str, asyncio.Task[None]] = {}
@@ -314,9 +348,16 @@ class Ranked:
         ``faction``: the one this account plays, in a game whose seats each play one.
 
         Raises:
-            RankedError: ``ranked/bad_game``, ``ranked/bad_seats``, ``ranked/bad_options``,
-                ``ranked/bad_faction``.
+            RankedError: ``ranked/account_needed`` (a guest), ``ranked/bad_game``,
+                ``ranked/bad_seats``, ``ranked/bad_options``, ``ranked/bad_faction``.
         """
+        if account.kind == "guest":
+            raise RankedError(
+                403,
+                "ranked/account_needed",
+                "ranked is for registered accounts: create one to queue (a guest plays solo, "
+                "rooms and the Daily)",
+            )
         counts = ranked_seats()
         if game_id not in counts:
             raise RankedError(422, "ranked/bad_game", f"ranked games: {list(counts)}")
@@ -324,21 +365,19 @@ class Ranked:
             raise RankedError(
                 422, "ranked/bad_seats", f"{game_id} is ranked at {counts[game_id]} seats"
             )
-        try:
-            game = load_game(game_id, seats=seats, options=options or {})
-            check_table("ranked", dict(game.options), TIMER)
-        except ValueError as refused:
-            raise RankedError(422, "ranked/bad_options", str(refused)) from None
-        table = dict(game.options)
         factions = faction_choices(game_id, seats)
+        if options:
+            hint = " (the seats are drawn: queue with your own 'faction')" if factions else ""
+            raise RankedError(
+                422,
+                "ranked/bad_options",
+                f"ranked is played by the published rules, the game's default options: "
+                f"{sorted(options)[:8]} cannot be chosen{hint}",
+            )
+        game = load_game(game_id, seats=seats)
+        check_table("ranked", dict(game.options), TIMER)
+        table = dict(game.options)
         if factions is not None:
-            chosen = sorted(set(options or {}) & {f"faction{seat}" for seat in range(seats)})
-            if chosen:
-                raise RankedError(
-                    422,
-                    "ranked/bad_options",
-                    f"the seats are drawn: queue with your own faction ('faction'), not {chosen}",
-                )
             if faction is not None and faction not in factions:
                 raise RankedError(
                     422, "ranked/bad_faction", f"{game_id}'s factions: {list(factions)}"
@@ -444,7 +483,8 @@ class Ranked:
                     continue
                 rows[row.account_id] = row
                 tickets.append(ticket)
-            for window in pairings(tickets, now):
+            spent = await self._spent_pairs(session, [t.account.id for t in tickets], now)
+            for window in pairings(tickets, now, spent):
                 match = self._form(window)
                 await SqlMatchStore.add_match(session, match)
                 for holder in match.holders:
@@ -458,6 +498,34 @@ class Ranked:
                 await self.matches.begin(match)
             except Exception:  # stored as playing: a worker claims it, a restart rebuilds it
                 log.exception("ranked match %s did not begin", match.id)
+
+    async def _spent_pairs(
+        self, session: AsyncSession, queued: list[int], now: datetime
+    ) -> set[tuple[int, int]]:
+        """The pairs of queued accounts that have met in :attr:`pair_per_day` ranked matches
+        formed today (UTC) already, each as :func:`pair_key`."""
+        if len(queued) < 2:
+            return set()
+        midnight = datetime.combine(now.date(), time_of_day.min, tzinfo=UTC)
+        found = (
+            await session.execute(
+                select(MatchSeat.match_id, MatchSeat.account_id)
+                .join(Match, Match.id == MatchSeat.match_id)
+                .where(
+                    Match.mode == "ranked",
+                    Match.created_at >= midnight,
+                    MatchSeat.account_id.in_(queued),
+                )
+            )
+        ).all()
+        seated: dict[str, list[int]] = {}
+        for match_id, account_id in found:
+            if account_id is not None:
+                seated.setdefault(match_id, []).append(account_id)
+        met: Counter[tuple[int, int]] = Counter()
+        for ids in seated.values():
+            met.update(pair_key(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
+        return {pair for pair, count in met.items() if count >= self.pair_per_day}
 
     @staticmethod
     def _form(tickets: list[Ticket]) -> StoredMatch:
@@ -587,18 +655,15 @@ class Ranked:
                 )
             ).all()
             game_id = match.game_id.split("/")[0]  # ratings outlive a game's version
-            places = places_of(match.outcome, match.seats)
+            board = places_of(match.outcome, match.seats)
             if len(leavers) >= match.seats:  # everyone left: places stand as the match ended
                 leavers = set()
-            last = max(places) + 1
-            places = [last if seat in leavers else place for seat, place in enumerate(places)]
-            distinct = sorted(set(places))
-            places = [distinct.index(place) + 1 for place in places]
-            rated = [(s, places[s.seat]) for s in seats if s.account_id is not None]
-            if len({s.account_id for s, _ in rated}) < 2:
+            left = _leavers_last(board, leavers)
+            rated = [s for s in seats if s.account_id is not None]
+            if len({s.account_id for s in rated}) < 2:
                 return False
             rows: list[Rating] = []
-            for holder, _ in rated:
+            for holder in rated:
                 row = await session.get(Rating, (holder.account_id, game_id, match.seats))
                 if row is None:
                     row = Rating(
@@ -613,10 +678,15 @@ class Ranked:
                     session.add(row)
                 rows.append(row)
             teams = [[model.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
-            after = model.rate(teams, ranks=[place for _, place in rated])
+            # Those who stayed, by the board; a leaver, as last below them (see the module).
+            by_board = model.rate(teams, ranks=[board[s.seat] for s in rated])
+            by_leaving = model.rate(teams, ranks=[left[s.seat] for s in rated]) if leavers else []
             now = utcnow()
-            for (holder, place), row, team in zip(rated, rows, after, strict=True):
+            for index, (holder, row) in enumerate(zip(rated, rows, strict=True)):
                 assert holder.account_id is not None
+                gone = holder.seat in leavers
+                team = (by_leaving if gone else by_board)[index]
+                place = (left if gone else board)[holder.seat]
                 session.add(
                     RatingChange(
                         match_id=match_id,

@@ -34,6 +34,11 @@ ROOM_MODES = ("custom", "lan", "days")
 """The turn timers a room may have, in seconds (None: off): "A Wi-Fi or live online table
 starts at 90 seconds a round; its host may make it 60 or 120 seconds, or turn it off." """
 
+REMATCH_MODES = {"ranked": "custom", "daily": "solo"}
+"""What a rematch of these tables is: a ranked match's a casual room (a rated match comes from
+the queue alone, and the room is one that starts, leaves and answers like any other), a Daily
+attempt's a solo match on a fresh seed (the Daily itself is played from its own page)."""
+
 log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -344,7 +349,9 @@ class Rooms:
 
     async def rematch(self, account: AccountRow, match_id: str) -> StoredMatch:
         """The same table again once a match is over: a solo match starts at once; a room
-        opens with the same seats, the caller as host, the people to get ready again.
+        opens with the same seats, the caller as host, the people to get ready again. A
+        ranked match's rematch is an unlisted casual room, a Daily's a solo match
+        (:data:`REMATCH_MODES`).
         Asked twice (by two players, through any worker), it gives the same new match.
 
         Raises:
@@ -363,7 +370,8 @@ class Rooms:
                 found = await self.store.load_match(again)
                 if found is not None:
                     return found
-            solo = old.mode == "solo"
+            mode = REMATCH_MODES.get(old.mode, old.mode)
+            solo = mode == "solo"
             holders = [
                 replace(h, ready=h.bot is not None or h.account_id == account.id)
                 for h in old.holders
@@ -375,6 +383,8 @@ class Rooms:
                 holders=holders,
                 actions=[],
                 status="playing" if solo else "waiting",
+                mode=mode,
+                public=old.public and mode == old.mode,
                 outcome=None,
                 created_by=account.id,
                 code=None if solo else _code(),

@@ -21,6 +21,7 @@ Every frame must be answered on the socket that sent it, the socket stays open, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
@@ -59,7 +61,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """SQLite; the per-connection flood limit out of the way (tests/server tests it)."""
     with sqlite_server(
         tmp_path_factory.mktemp("wsfuzz"),
-        {"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
+        {"MEEPLE_FRAMES_PER_SECOND": "100000", "MEEPLE_FRAME_BURST": "100000"},
         clean_log=True,
     ) as running:
         yield running
@@ -209,7 +211,7 @@ class Table:
                 message = {"type": "action", "action": step[2], "version": self.version}
                 self.send(found[0], message)
         elif kind == "oversized":
-            self.send(step[1], "x" * step[2], must_refuse=True)
+            self._oversized(step[1], step[2])
         elif kind == "out_of_turn":
             self._out_of_turn(step[1], step[2])
         elif kind == "not_legal":
@@ -230,6 +232,20 @@ class Table:
         elif kind == "reconnect":
             self.sockets[step[1]].close()
             self.connect(step[1], since=random.Random(self.accepted).randint(0, self.version))
+
+    def _oversized(self, who: int | str, size: int) -> None:
+        """A message past ``max_message_bytes`` closes its socket with 1009 (RFC 6455): the
+        match is as it was, and the socket opens again from its version."""
+        socket = self.sockets[who]
+        with contextlib.suppress(ConnectionClosed):  # closed while it was sent
+            socket.connection.send("x" * size)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                socket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, closed.value
+        socket.close()
+        self.connect(who, since=self.version)
+        self.check_unchanged()
 
     def _out_of_turn(self, pick: int, naming: bool) -> None:
         """A deciding seat's legal action from a socket that does not hold that seat."""

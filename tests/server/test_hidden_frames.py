@@ -79,7 +79,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     limit out of the way: a seat racing three bots resumes after every stale action."""
     with sqlite_server(
         tmp_path_factory.mktemp("hidden"),
-        {"MEEPLE_MESSAGES_PER_SECOND": "100000", "MEEPLE_MESSAGE_BURST": "100000"},
+        {"MEEPLE_FRAMES_PER_SECOND": "100000", "MEEPLE_FRAME_BURST": "100000"},
     ) as running:
         yield running
 

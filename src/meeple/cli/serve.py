@@ -81,7 +81,12 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
         "host": host,
         "port": port,
         "ws": "meeple.server.routes.live:SocketProtocol",
-        "ws_max_size": max(1 << 20, settings.max_message_bytes * 4),
+        # websockets' own limits: a longer message closes with 1009; a client that answers
+        # no ping within the timeout is closed with 1011 (docs/security.md).
+        "ws_max_size": settings.max_message_bytes,
+        "ws_ping_interval": settings.ping_seconds,
+        "ws_ping_timeout": settings.ping_timeout_seconds,
+        "ws_per_message_deflate": False,
         "log_level": "warning",
         **_http_bounds(settings),
     }

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Self
+from urllib.parse import urlencode
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import meeple.games  # noqa: F401  (registers every game, so records replay)
 from meeple.core import MatchRecord
 
 Frame = dict[str, Any]
+
+RESUMABLE = frozenset({1001, 1006, 1009, 1011, 1012, 1013, 4408})
+"""Close codes after which a match connection opens again by itself, asking for what it
+missed (``since``): the server going away or restarting (1001, 1012, 1013), a dropped
+connection (1006), a message too long (1009), no answer to the server's pings (1011), and
+a client too slow to read its frames (4408). Others (4403, 4404, a flood's 1008) end it."""
 Policy = Callable[[Frame], "int | str | None"]
 """Chooses an action (id or notation) from a snapshot or update where the seat decides."""
 
@@ -177,32 +186,56 @@ class Client:
         since: int | None = None,
         watch: bool = False,
     ) -> MatchConnection:
-        """Open a match's WebSocket (use it in a ``with`` block)."""
-        query = []
+        """Open a match's WebSocket (use it in a ``with`` block). It opens again by itself
+        after a close in :data:`RESUMABLE`, from the last version it saw."""
+        query: dict[str, str] = {}
         if seat is not None:
-            query.append(f"seat={seat}")
-        if since is not None:
-            query.append(f"since={since}")
+            query["seat"] = str(seat)
         if watch:
-            query.append("watch=true")
+            query["watch"] = "true"
         url = self.base_url.replace("http", "ws", 1) + f"/ws/matches/{match_id}"
-        if query:
-            url += "?" + "&".join(query)
-        return MatchConnection(url, self.headers)
+        return MatchConnection(url, self.headers, query=query, since=since)
 
 
 class MatchConnection:
-    """One match's WebSocket: frames in (JSON objects), messages out."""
+    """One match's WebSocket: frames in (JSON objects), messages out.
 
-    def __init__(self, url: str, headers: dict[str, str]) -> None:
+    When the server closes it for a reason in :data:`RESUMABLE`, it opens again with
+    ``since`` the last version it saw (a few tries, waiting longer each time), and the next
+    frame is the snapshot with what it missed. A message in flight then is lost: the
+    snapshot says where the match stands. ``resumed`` lists the close codes it came back
+    from."""
+
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str],
+        *,
+        query: dict[str, str] | None = None,
+        since: int | None = None,
+        tries: int = 5,
+    ) -> None:
         self._url = url
         self._headers = headers
+        self._query = dict(query or {})
+        self.version = since
+        """The version of the last snapshot or update received (None: none yet)."""
+        self.tries = tries
+        self.resumed: list[int] = []
+        self._failed = 0
         self._opening: Any = None
         self._socket: ClientConnection | None = None
 
-    def __enter__(self) -> Self:
-        self._opening = connect(self._url, additional_headers=self._headers, open_timeout=30)
+    def _connect(self) -> None:
+        query = dict(self._query)
+        if self.version is not None:
+            query["since"] = str(self.version)
+        url = self._url + ("?" + urlencode(query) if query else "")
+        self._opening = connect(url, additional_headers=self._headers, open_timeout=30)
         self._socket = self._opening.__enter__()
+
+    def __enter__(self) -> Self:
+        self._connect()
         return self
 
     def __exit__(
@@ -213,19 +246,49 @@ class MatchConnection:
     ) -> None:
         if self._opening is not None:
             self._opening.__exit__(kind, error, trace)
-        self._socket = None
+        self._opening = self._socket = None
 
     def _open(self) -> ClientConnection:
         if self._socket is None:
             raise RuntimeError("use the connection in a with block")
         return self._socket
 
-    def recv(self, timeout: float | None = None) -> Frame:
-        frame: Frame = json.loads(self._open().recv(timeout=timeout))
-        return frame
+    def _reopen(self, closed: ConnectionClosed) -> None:
+        """Open again after ``closed``, or raise it when its code is not resumable or the
+        server kept refusing."""
+        code = closed.rcvd.code if closed.rcvd is not None else 1006
+        if code not in RESUMABLE or self._failed >= self.tries:
+            raise closed
+        self._failed += 1
+        time.sleep(min(5.0, 0.1 * 2**self._failed))
+        if self._opening is not None:
+            self._opening.__exit__(None, None, None)
+        try:
+            self._connect()
+        except (OSError, ConnectionClosed) as error:
+            raise closed from error
+        self.resumed.append(code)
 
-    def send(self, message: Frame) -> None:
-        self._open().send(json.dumps(message))
+    def recv(self, timeout: float | None = None) -> Frame:
+        while True:
+            try:
+                frame: Frame = json.loads(self._open().recv(timeout=timeout))
+            except ConnectionClosed as closed:
+                self._reopen(closed)
+                continue
+            if frame.get("type") in ("snapshot", "update"):
+                self.version = frame["version"]
+                self._failed = 0
+            return frame
+
+    def send(self, message: Frame | str) -> None:
+        """Send a message (a frame as a dict, or its text). On a closed connection it opens
+        again and the message is not sent: the snapshot that comes next tells the seat
+        where it stands."""
+        try:
+            self._open().send(message if isinstance(message, str) else json.dumps(message))
+        except ConnectionClosed as closed:
+            self._reopen(closed)
 
     def act(self, action: int | str, version: int, ref: str | None = None) -> None:
         self.send({"type": "action", "action": action, "version": version, "ref": ref})
@@ -281,7 +344,9 @@ def play_seat(
             continue
         waited = 0.0
         kind = frame["type"]
-        if frame.get("ack") is not None:  # the update that answers this client's action
+        if frame.get("ack") is not None or kind == "snapshot":
+            # The update that answers this client's action, or a snapshot after the
+            # connection opened again (an action in flight then was lost or is in it).
             waiting = False
         if kind == "error":
             waiting = False

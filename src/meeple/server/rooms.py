@@ -45,7 +45,9 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
 
 class RoomWatcher(Protocol):
-    """A socket following a room: who it is (for the private code) and where frames go."""
+    """A socket following a room: who it is (for the private code) and where frames go.
+    ``send`` puts the frame in the socket's outbox and never waits on its client; it raises
+    once the socket is closed or closing (its client read too slowly)."""
 
     @property
     def account(self) -> AccountRow | None: ...
@@ -235,7 +237,7 @@ class Rooms:
             frame = {"type": "room", **room_json(room, watcher.account)}
             try:
                 await watcher.send(json.dumps(frame))
-            except Exception:  # a closed socket: it stops watching
+            except Exception:  # a closed socket, or one too slow: it stops watching
                 self.unwatch(room.id, watcher)
 
     async def _save(self, room: StoredMatch, holders: list[SeatHolder]) -> StoredMatch:

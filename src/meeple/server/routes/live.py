@@ -1,14 +1,17 @@
-"""The match WebSocket: ``/ws/matches/{id}``.
+"""The match WebSocket ``/ws/matches/{id}`` and the room WebSocket ``/ws/rooms/{id}``.
 
-A connection speaks for the seat its account holds (``?seat=`` picks one when it holds
-several), or watches as a spectator (no seat held, or ``?watch=true``). ``?since=N`` asks
-for the updates after version N with the first snapshot (reconnect and resume).
+A match connection speaks for the seat its account holds (``?seat=`` picks one when it
+holds several), or watches as a spectator (no seat held, or ``?watch=true``). ``?since=N``
+asks for the updates after version N with the first snapshot (reconnect and resume).
+
+Every frame to a client goes through its :class:`~meeple.server.outbox.Outbox`: the master
+and the rooms only put frames there, and a client too slow to read is closed with 4408.
 
 :class:`SocketProtocol` is the WebSocket layer ``meeple serve`` gives uvicorn: uvicorn's
-own (websockets' Sans-I/O protocol) except that a message longer than uvicorn's
-``ws_max_size`` is not a reason to close the connection: its bytes are read and dropped as
-they arrive, never held, and the route answers ``message/too_large`` on that connection.
-It offers no compression (permessage-deflate), so every frame's length is its payload's.
+own (websockets' Sans-I/O protocol), with no compression, that counts every frame a client
+sends (data, continuation, ping, pong) as websockets parses it, before any JSON is read,
+and closes a flooder with 1008. Message length is websockets' own limit (uvicorn's
+``ws_max_size``): a longer message closes the connection with 1009.
 """
 
 from __future__ import annotations
@@ -17,28 +20,27 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import struct
-import time
-from collections.abc import Generator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
-from websockets.exceptions import PayloadTooBig
-from websockets.exceptions import ProtocolError as WireError
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request
-from websockets.protocol import Protocol
 from websockets.server import ServerProtocol
 
 from meeple.core import Seat
 from meeple.server.daily import DailyError
 from meeple.server.deps import get_services, socket_token
-from meeple.server.protocol import FLOOD, TOO_LARGE, ProtocolError
+from meeple.server.outbox import CONTROL, Outbox, control_of
+from meeple.server.protocol import FLOOD, ProtocolError
 from meeple.server.repository import AccountRow
 from meeple.server.rooms import RoomError, room_json
+from meeple.server.services import Services
+from meeple.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -46,134 +48,36 @@ router = APIRouter()
 
 CLOSE_UNKNOWN_MATCH = 4404
 CLOSE_NOT_YOUR_SEAT = 4403
-CLOSE_FLOOD = 1008  # policy violation
-FLOOD_CLOSE_AFTER = 200
-"""Frames dropped in a row before a flooding connection is closed."""
 
-DROPPED = "meeple.dropped_bytes"
-"""The key of the ``websocket.receive`` message :class:`SocketProtocol` sends the app in
-place of a message it dropped for its length (the value: how many bytes it had)."""
+FLOODED = "meeple.flooded"
+"""The key of the ``websocket.receive`` message :class:`SocketProtocol` gives the app in
+place of a message whose frames came past the client's frame budget (it is not read)."""
 
+READ_SLICE = 1024
+"""Bytes fed to websockets' parser at a time, so that a read full of tiny frames is
+counted, and a flood closed, within this many bytes (at most 171 frames of six bytes)."""
 
-class Oversized:
-    """The event :class:`_DroppingServerProtocol` records for a message it dropped."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
+_DATA = frozenset({Opcode.TEXT, Opcode.BINARY, Opcode.CONT})
 
 
-_DATA = (Opcode.CONT.value, Opcode.TEXT.value, Opcode.BINARY.value)
-
-
-class _DroppingFrames(Protocol):
-    """websockets' frame parser, but a data frame that would take a message past
-    ``max_size`` is skipped byte by byte as it arrives (with the rest of its message, when
-    fragmented) and recorded as one :class:`Oversized` event; the connection goes on.
-
-    A base of :class:`_DroppingServerProtocol` under ``ServerProtocol``, whose ``parse``
-    reads the opening handshake and then calls this one."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._replay = bytearray()
-        self._dropped: int | None = None  # bytes of the message being dropped, if one is
-        super().__init__(*args, **kwargs)
-
-    def _read(self, n: int) -> Generator[None, None, bytes | bytearray]:
-        """``reader.read_exact``, served first from the header bytes read ahead."""
-        if not self._replay:
-            return (yield from self.reader.read_exact(n))
-        taken = self._replay[:n]
-        del self._replay[:n]
-        if len(taken) < n:
-            taken += yield from self.reader.read_exact(n - len(taken))
-        return taken
-
-    def _skip(self, n: int) -> Generator[None]:
-        """Drop the next ``n`` bytes of the stream, holding none of them."""
-        buffer = self.reader.buffer
-        while n > 0:
-            if not buffer:
-                if self.reader.eof:
-                    raise EOFError("unexpected end of stream")
-                yield
-                continue
-            step = min(n, len(buffer))
-            del buffer[:step]
-            n -= step
-
-    def parse(self) -> Generator[None]:
-        try:
-            while True:
-                if (yield from self.reader.at_eof()):
-                    raise EOFError("unexpected end of stream")
-                head = yield from self.reader.read_exact(2)
-                length = head[1] & 0x7F
-                extended: bytes | bytearray = b""
-                if length == 126:
-                    extended = yield from self.reader.read_exact(2)
-                    (length,) = struct.unpack("!H", extended)
-                elif length == 127:
-                    extended = yield from self.reader.read_exact(8)
-                    (length,) = struct.unpack("!Q", extended)
-                opcode, fin, masked = head[0] & 0x0F, bool(head[0] & 0x80), bool(head[1] & 0x80)
-                room = None
-                if self.max_message_size is not None:
-                    room = self.max_message_size - (self.current_size or 0)
-                if self._dropped is not None and opcode in _DATA:
-                    if opcode != Opcode.CONT.value:
-                        raise WireError("expected a continuation frame")
-                elif not (
-                    opcode in _DATA
-                    and room is not None
-                    and length > room
-                    and (opcode != Opcode.CONT.value or self.current_size is not None)
-                ):
-                    self._replay[:] = bytes(head) + bytes(extended)
-                    frame = yield from Frame.parse(
-                        self._read, mask=True, max_size=room, extensions=self.extensions
-                    )
-                    self.recv_frame(frame)
-                    continue
-                # Too long to read: drop it (the mask key and the payload).
-                if not masked:
-                    raise WireError("incorrect masking")
-                if self._dropped is None:
-                    self._dropped = self.current_size or 0
-                yield from self._skip(4 + length)
-                self._dropped += length
-                if fin:
-                    self.events.append(Oversized(self._dropped))  # type: ignore[arg-type]
-                    self._dropped = self.current_size = None
-                else:
-                    self.current_size = self._dropped
-        except WireError as exc:
-            self.fail(CloseCode.PROTOCOL_ERROR, str(exc))
-            self.parser_exc = exc
-        except EOFError as exc:
-            self.fail(CloseCode.ABNORMAL_CLOSURE, str(exc))
-            self.parser_exc = exc
-        except UnicodeDecodeError as exc:
-            self.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
-            self.parser_exc = exc
-        except PayloadTooBig as exc:  # not reached: long frames are dropped above
-            self.fail(CloseCode.MESSAGE_TOO_BIG, str(exc))
-            self.parser_exc = exc
-        except Exception as exc:
-            log.error("WebSocket parser failed", exc_info=True)
-            self.fail(CloseCode.INTERNAL_ERROR)
-            self.parser_exc = exc
-        yield
-        raise AssertionError("parse() shouldn't step after error")
-
-
-class _DroppingServerProtocol(ServerProtocol, _DroppingFrames):
-    """websockets' server protocol with :class:`_DroppingFrames` for its frames."""
+def _default(name: str) -> Any:
+    return Settings.model_fields[name].default
 
 
 class SocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol with :class:`_DroppingServerProtocol` and no compression:
-    a message over ``ws_max_size`` reaches the app as ``{"type": "websocket.receive",
-    "bytes": b"", DROPPED: size}`` instead of closing the connection with 1009."""
+    """uvicorn's WebSocket protocol, with no compression, counting the client's frames.
+
+    One token bucket per connection: ``frames_per_second`` a second, ``frame_burst`` at
+    most. Every frame takes a token, whatever its kind. A message with a frame that came
+    when the bucket was empty is not read: the route gets a :data:`FLOODED` marker in its
+    place and answers ``message/flood``. A connection ``frame_burst`` frames past an empty
+    bucket is closed with 1008 at once. The limits are the route's settings, given through
+    the :class:`~meeple.server.outbox.SocketControl` this protocol puts in the ASGI scope;
+    until then the settings' defaults count.
+
+    Any close the client does not complete (it does not read) ends with the connection cut
+    after ``close_seconds``, never held open by a full TCP window.
+    """
 
     def __init__(
         self,
@@ -183,70 +87,164 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
-        self.conn = _DroppingServerProtocol(
+        self.conn = ServerProtocol(
             extensions=[], max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error")
         )
+        self.limit_frames(
+            _default("frames_per_second"),
+            _default("frame_burst"),
+            _default("socket_close_seconds"),
+        )
+        self._tokens = float(self._burst)
+        self._stamp = self.loop.time()
+        self._opened = self._stamp
+        self._counted = 0
+        self._refused = False  # a frame of the message being received came past the budget
+        self._abort: asyncio.TimerHandle | None = None
+
+    # -- the SocketControl the routes use --------------------------------------------------
+
+    def limit_frames(self, per_second: float, burst: int, close_seconds: float) -> None:
+        self._rate = per_second
+        self._burst = burst
+        self.close_seconds = close_seconds
+
+    def abort_after(self, seconds: float) -> None:
+        if self._abort is None and not self.disconnected:
+            self._abort = self.loop.call_later(seconds, self._cut)
+
+    def _cut(self) -> None:
+        """Drop the connection now: a reset, not a close that waits for a full window."""
+        self._abort = None
+        if self.disconnected:
+            return
+        raw = self.transport.get_extra_info("socket")
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
+
+    # -- uvicorn's protocol, counting frames ----------------------------------------------
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._abort is not None:
+            self._abort.cancel()
+            self._abort = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if len(data) <= READ_SLICE:
+            super().data_received(data)
+            return
+        for start in range(0, len(data), READ_SLICE):
+            if self.transport.is_closing():
+                return
+            super().data_received(data[start : start + READ_SLICE])
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # accepted: the route starts on its next step
+            scope["extensions"][CONTROL] = self
 
     def handle_events(self) -> None:
         for event in self.conn.events_received():
-            if isinstance(event, Oversized):
-                self.frames = []  # the fragments taken before the message grew too long
-                if not self.close_sent:
-                    message: Any = {"type": "websocket.receive", "bytes": b"", DROPPED: event.size}
-                    self.queue.put_nowait(message)
-            elif isinstance(event, Frame):
-                self._handle_frame(event)
-            elif isinstance(event, Request):
+            if isinstance(event, Request):
                 self.handle_connect(event)
+            elif isinstance(event, Frame):
+                if not self._count(event):
+                    return
+                self._handle_frame(event)
+
+    def _count(self, frame: Frame) -> bool:
+        """Take a token for ``frame``; False when the connection is closed for flooding."""
+        now = self.loop.time()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate) - 1
+        self._stamp = now
+        self._counted += 1
+        if self._tokens > -self._burst:
+            if self._tokens < 0 and frame.opcode in _DATA:
+                self._refused = True
+            return True
+        reason = f"too many frames: {self._counted} in {now - self._opened:.1f} s"
+        self.conn.fail(CloseCode.POLICY_VIOLATION, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait(
+            {"type": "websocket.disconnect", "code": CloseCode.POLICY_VIOLATION, "reason": reason}
+        )
+        self.transport.close()
+        self.abort_after(self.close_seconds)
+        return False
 
     def _handle_frame(self, event: Frame) -> None:
-        handlers = {
-            Opcode.CONT: self.handle_cont,
-            Opcode.TEXT: self.handle_text,
-            Opcode.BINARY: self.handle_bytes,
-            Opcode.PONG: self.handle_pong,
-            Opcode.CLOSE: self.handle_close,
-        }
-        if event.opcode is Opcode.PING:
+        opcode = event.opcode
+        if opcode is Opcode.TEXT:
+            self.handle_text(event)
+        elif opcode is Opcode.CONT:
+            self.handle_cont(event)
+        elif opcode is Opcode.BINARY:
+            self.handle_bytes(event)
+        elif opcode is Opcode.PING:
             self.handle_ping()
+        elif opcode is Opcode.PONG:
+            self.handle_pong(event)
         else:
-            handlers[event.opcode](event)
+            self.handle_close(event)
+
+    def send_receive_event_to_app(self) -> None:
+        if not self._refused:
+            super().send_receive_event_to_app()
+            return
+        self._refused = False
+        self.frames = []
+        if self.close_sent:
+            return
+        refused: Any = {"type": "websocket.receive", "bytes": b"", FLOODED: True}
+        self.queue.put_nowait(refused)
+        if not self.read_paused:  # as uvicorn does: read on once the route has taken it
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def handle_parser_exception(self) -> None:
+        super().handle_parser_exception()  # 1009 for a long message, 1002, 1007
+        self.abort_after(self.close_seconds)
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()  # 1011: no pong within ws_ping_timeout
+        self.abort_after(self.close_seconds)
 
 
-class Bucket:
-    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+def _outbox(websocket: WebSocket, services: Services) -> Outbox:
+    """The connection's outbox, and its protocol told the frame limits."""
+    settings = services.settings
+    control = control_of(websocket)
+    if control is not None:
+        control.limit_frames(
+            settings.frames_per_second, settings.frame_burst, settings.socket_close_seconds
+        )
+    return Outbox(
+        websocket,
+        max_frames=settings.outbox_frames,
+        max_bytes=settings.outbox_bytes,
+        close_seconds=settings.socket_close_seconds,
+    )
 
 
 class SocketConnection:
-    """A :class:`~meeple.server.master.Connection` on a WebSocket; one send at a time."""
+    """A :class:`~meeple.server.master.Connection` on a WebSocket: frames go to its outbox
+    (``send`` never waits on the client; it raises once the connection is closing)."""
 
-    def __init__(self, websocket: WebSocket, seat: Seat | None) -> None:
-        self._socket = websocket
+    def __init__(self, outbox: Outbox, seat: Seat | None) -> None:
+        self._outbox = outbox
         self._seat = seat
-        self._sending = asyncio.Lock()
 
     @property
     def seat(self) -> Seat | None:
         return self._seat
 
     async def send(self, text: str) -> None:
-        async with self._sending:
-            await self._socket.send_text(text)
+        self._outbox.put(text)
 
 
 @router.websocket("/ws/matches/{match_id}")
@@ -284,29 +282,16 @@ async def match_socket(
         return
     if since is not None and not 0 <= since <= master.version:
         since = None
-    connection = SocketConnection(websocket, chosen)
-    bucket = Bucket(services.settings.messages_per_second, services.settings.message_burst)
-    dropped = 0
-    await master.attach(connection, since)
+    outbox = _outbox(websocket, services)
+    connection = SocketConnection(outbox, chosen)
     try:
+        await master.attach(connection, since)
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if not bucket.take():
-                dropped += 1
-                if dropped >= FLOOD_CLOSE_AFTER:
-                    await websocket.close(CLOSE_FLOOD, "too many frames")
-                    break
-                refusal = ProtocolError(FLOOD, "too many frames; this one was dropped")
-                await master.refuse(connection, refusal)
-                continue
-            dropped = 0
-            if DROPPED in message:
-                size, limit = message[DROPPED], services.settings.max_message_bytes
-                refusal = ProtocolError(
-                    TOO_LARGE, f"a frame is at most {limit} bytes, got {size} (dropped unread)"
-                )
+            if message.get(FLOODED):
+                refusal = ProtocolError(FLOOD, "too many frames; this message was not read")
                 await master.refuse(connection, refusal)
                 continue
             text = message.get("text")
@@ -317,15 +302,14 @@ async def match_socket(
         pass
     finally:
         master.detach(connection)
-        with contextlib.suppress(Exception):
-            await websocket.close()
+        await outbox.finish()
 
 
 class RoomSocket:
-    """A :class:`~meeple.server.rooms.RoomWatcher` on a WebSocket."""
+    """A :class:`~meeple.server.rooms.RoomWatcher` on a WebSocket, through its outbox."""
 
-    def __init__(self, websocket: WebSocket, account: AccountRow | None) -> None:
-        self._socket = websocket
+    def __init__(self, outbox: Outbox, account: AccountRow | None) -> None:
+        self._outbox = outbox
         self._account = account
 
     @property
@@ -333,7 +317,7 @@ class RoomSocket:
         return self._account
 
     async def send(self, text: str) -> None:
-        await self._socket.send_text(text)
+        self._outbox.put(text)
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -348,10 +332,11 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     except RoomError:
         await websocket.close(CLOSE_UNKNOWN_MATCH, "no such room")
         return
-    watcher = RoomSocket(websocket, account)
+    outbox = _outbox(websocket, services)
+    watcher = RoomSocket(outbox, account)
     services.rooms.watch(room_id, watcher)
     try:
-        await websocket.send_text(json.dumps({"type": "room", **room_json(room, account)}))
+        await watcher.send(json.dumps({"type": "room", **room_json(room, account)}))
         while True:  # the client says nothing; this notices when it goes
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -360,3 +345,4 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         pass
     finally:
         services.rooms.unwatch(room_id, watcher)
+        await outbox.finish()

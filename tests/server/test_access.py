@@ -167,8 +167,8 @@ def test_a_private_room_is_read_only_with_its_code(server: Server) -> None:
 
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """SQLite; a login lasts 3 s; 3 logins at once per address, then one every 2 minutes;
-    2 rooms at once per account, 3 per address."""
+    """SQLite; a login lasts 3 s; 3 logins per address in any 6 minutes (one every 2 minutes
+    on average); 2 rooms at once per account, 3 per address."""
     data = tmp_path_factory.mktemp("strict")
     running = Server(
         f"sqlite+aiosqlite:///{data / 'meeple.db'}",
@@ -235,7 +235,7 @@ def test_logins_are_limited_per_address(strict: Server) -> None:
             reply = near.post(path, json=body)
             detail = _refused(reply, 429, "rate/limited")
             retry = int(reply.headers["Retry-After"])
-            assert 1 <= retry <= 120
+            assert 1 <= retry <= 360  # until the first of the three leaves its 6-minute window
             assert str(retry) in detail["message"]
         # Another address is not held back, and the refused registration made no account.
         _ok(far.post("/api/sessions", json={"name": "limited", "password": PASSWORD}))

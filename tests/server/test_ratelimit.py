@@ -1,5 +1,6 @@
-"""The token buckets behind the login, guest and room limits, on a clock the test moves; and
-the guest limit on a real ``meeple serve``."""
+"""The limits behind the login, guest, room, solo, hint, analysis, replay and room-code
+quotas (the ``limits`` library, in memory and in Redis); and the guest limit on a real
+``meeple serve``."""
 
 from __future__ import annotations
 
@@ -11,126 +12,101 @@ from pathlib import Path
 import httpx
 import pytest
 
-from meeple.server.ratelimit import Limiter, RateLimited, SharedBuckets, spend
+from meeple.server.ratelimit import Counts, Limit, RateLimited
 from tests.server.conftest import Server, sqlite_server
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
+def _outcomes(counts: Counts, *asks: tuple[str, str]) -> list[str]:
+    """Spend one of a one-a-second account limit and a two-at-once address limit per ask."""
+    account, address = Limit.of("rooms-account", 60, 1), Limit.of("rooms-address", 60, 2)
 
-    def __call__(self) -> float:
-        return self.now
+    async def run() -> list[str]:
+        outcomes = []
+        for who, where in asks:
+            try:
+                await counts.spend((account, who), (address, where), what="rooms")
+                outcomes.append("ok")
+            except RateLimited as refused:
+                assert 1 <= refused.retry_after <= 2 and refused.what == "rooms"
+                outcomes.append("refused")
+        await counts.close()
+        return outcomes
+
+    return asyncio.run(run())
 
 
-def test_a_burst_then_one_per_interval() -> None:
-    clock = Clock()
-    limiter = Limiter(6, 3, clock=clock)  # one every 10 s, three at once
-    for _ in range(3):
-        assert limiter.wait("a") == 0
-        limiter.take("a")
-    assert limiter.wait("a") == pytest.approx(10)
-    assert limiter.wait("b") == 0  # keys are apart
-    clock.now += 4
-    assert limiter.wait("a") == pytest.approx(6)
-    clock.now += 6
-    assert limiter.wait("a") == 0
-    limiter.take("a")
-    assert limiter.wait("a") == pytest.approx(10)
-    clock.now += 1000  # refills to the burst, no further
-    for _ in range(3):
-        limiter.take("a")
-    assert limiter.wait("a") > 0
+ASKS = (("ana", "10.0.0.1"), ("ana", "10.0.0.1"), ("ben", "10.0.0.1"), ("cy", "10.0.0.1"))
+"""Ana twice (her second is refused by her own limit and takes nothing from the address),
+then Ben (the address's second), then Cy (the address is spent)."""
+
+
+def test_a_limit_is_its_burst_in_a_window_of_burst_over_rate() -> None:
+    limit = Limit.of("rooms", 6, 12)  # twelve at once, one every ten seconds on average
+    assert (limit.item.amount, limit.item.get_expiry()) == (12, 120)
+    assert Limit.of("x", 100000, 100000).item.get_expiry() == 60
+    assert Limit.of("x", 600, 1).item.get_expiry() == 1  # at least a second
 
 
 def test_spend_takes_from_every_key_or_from_none() -> None:
-    clock = Clock()
-    account, address = Limiter(60, 1, clock=clock), Limiter(60, 2, clock=clock)
-    spend((account, "ana"), (address, "10.0.0.1"), what="rooms")
-    with pytest.raises(RateLimited) as refused:
-        spend((account, "ana"), (address, "10.0.0.1"), what="rooms opened")
-    assert refused.value.retry_after == 1 and refused.value.what == "rooms opened"
-    # The refusal took nothing from the address: another account there still has its one.
-    spend((account, "ben"), (address, "10.0.0.1"), what="rooms")
-    with pytest.raises(RateLimited):
-        spend((account, "cy"), (address, "10.0.0.1"), what="rooms")
-    assert account.wait("cy") == 0
+    assert _outcomes(Counts(), *ASKS) == ["ok", "refused", "ok", "refused"]
 
 
-def test_shared_buckets_in_redis_spend_every_key_or_none() -> None:
-    """The same rule as above with the buckets kept in the machine's Redis (as many workers
-    keep them), by Redis's clock: one minute of rate, bursts of 1 and 2."""
-    import redis.asyncio as aioredis  # noqa: PLC0415
+def test_a_window_frees_a_request_as_its_oldest_leaves() -> None:
+    limit = Limit.of("fast", 120, 1)  # one in a window of half a second: a whole second
 
-    account = Limiter(60, 1, name="rooms-account")
-    address = Limiter(60, 2, name="rooms-address")
-
-    async def run() -> tuple[list[str], int]:
-        client = aioredis.from_url("redis://127.0.0.1:6379/0", decode_responses=True)
-        prefix = f"meeple:test-{uuid.uuid4().hex[:8]}:limit:"
-        shared = SharedBuckets(client, prefix)
-        outcomes = []
-        for who in ("ana", "ana", "ben", "cy"):
+    async def run() -> list[bool]:
+        counts = Counts()
+        answers = []
+        for pause in (0, 0, 1.1):
+            await asyncio.sleep(pause)
             try:
-                await shared.spend((account, who), (address, "10.0.0.1"), what="rooms")
-                outcomes.append("ok")
+                await counts.spend((limit, "a"), what="x")
+                answers.append(True)
             except RateLimited:
-                outcomes.append("refused")
-        ttl = await client.pttl(f"{prefix}rooms-address:10.0.0.1")
-        await client.delete(*[k async for k in client.scan_iter(prefix + "*")])
-        await client.aclose()
-        return outcomes, ttl
+                answers.append(False)
+        return answers
 
-    outcomes, ttl = asyncio.run(run())
-    assert outcomes == ["ok", "refused", "ok", "refused"]
-    assert 0 < ttl <= 3000  # a bucket is dropped once it would be full again
+    assert asyncio.run(run()) == [True, False, True]
 
 
-def test_shared_buckets_without_redis_count_in_this_process() -> None:
+def test_counts_in_redis_spend_every_key_or_none() -> None:
+    """The same rule with the counts kept in the machine's Redis (as many workers keep
+    them), each key under the server's prefix."""
+    prefix = f"meeple:test-{uuid.uuid4().hex[:8]}:limit"
+    assert _outcomes(Counts("redis://127.0.0.1:6379/0", prefix=prefix), *ASKS) == [
+        "ok",
+        "refused",
+        "ok",
+        "refused",
+    ]
+    import redis  # noqa: PLC0415
+
+    client = redis.Redis.from_url("redis://127.0.0.1:6379/0")
+    try:
+        keys = list(client.scan_iter(prefix + "*"))
+        assert keys and all(0 < client.pttl(key) <= 60_000 for key in keys)  # windows expire
+        client.delete(*keys)
+    finally:
+        client.close()
+
+
+def test_counts_without_redis_count_in_this_process() -> None:
     """Redis out of reach: the worker counts alone rather than failing the request."""
-    import redis.asyncio as aioredis  # noqa: PLC0415
-
-    limiter = Limiter(60, 1, name="guests")
-
-    async def run() -> list[str]:
-        client = aioredis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1)
-        shared = SharedBuckets(client, "meeple:nowhere:limit:")
-        outcomes = []
-        for _ in range(2):
-            try:
-                await shared.spend((limiter, "10.0.0.2"), what="guests")
-                outcomes.append("ok")
-            except RateLimited:
-                outcomes.append("refused")
-        await client.aclose()
-        return outcomes
-
-    assert asyncio.run(run()) == ["ok", "refused"]
+    counts = Counts("redis://127.0.0.1:1/0", prefix="meeple:nowhere:limit")
+    assert _outcomes(counts, *ASKS) == ["ok", "refused", "ok", "refused"]
 
 
 def test_retry_after_is_whole_seconds_and_at_least_one() -> None:
     assert RateLimited(0.01, "x").retry_after == 1
     assert RateLimited(12.2, "x").retry_after == 13
-
-
-def test_idle_keys_are_forgotten_when_the_table_is_full() -> None:
-    clock = Clock()
-    limiter = Limiter(60, 2, clock=clock, max_keys=3)
-    for key in ("a", "b", "c"):
-        limiter.take(key)
-    clock.now += 1  # a, b and c have refilled
-    limiter.take("a")
-    limiter.take("a")  # a is spent
-    limiter.take("d")  # the table is full: the full buckets (b, c) go
-    assert set(limiter._buckets) == {"a", "d"}
-    assert limiter.wait("a") > 0 and limiter.wait("b") == 0
+    assert RateLimited(-3, "x").retry_after == 1
 
 
 def test_a_limit_needs_a_rate_and_a_burst() -> None:
     with pytest.raises(ValueError, match="positive"):
-        Limiter(0, 1)
+        Limit.of("x", 0, 1)
     with pytest.raises(ValueError, match="positive"):
-        Limiter(1, 0)
+        Limit.of("x", 1, 0)
 
 
 def _from(address: str, server: Server) -> httpx.Client:
@@ -159,7 +135,8 @@ def test_guests_are_limited_per_address(tmp_path: Path) -> None:
         assert refused.status_code == 429
         assert refused.json()["detail"]["code"] == "rate/limited"
         retry = int(refused.headers["Retry-After"])
-        assert 1 <= retry <= 10 and str(retry) in refused.json()["detail"]["message"]
+        # Until the first of the three leaves its window of 3 / 6 minutes.
+        assert 1 <= retry <= 30 and str(retry) in refused.json()["detail"]["message"]
         assert "token" not in refused.json()
         # Asking who one is (another route of the same router) is not a guest made.
         me = near.get("/api/me", headers={"Authorization": f"Bearer {tokens[0]}"})

@@ -74,6 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if announcer is not None:
                 await announcer.stop()
             await services.close()
+            limits = getattr(app.state, "limits", None)
+            if limits is not None:
+                await limits.counts.close()
 
     # Swagger UI loads its script from a CDN: off unless asked for (docs/security.md).
     app = FastAPI(

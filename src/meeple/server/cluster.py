@@ -46,7 +46,6 @@ from meeple.core import Seat
 from meeple.server.db import migrate
 from meeple.server.master import Connection, MatchMaster
 from meeple.server.protocol import ProtocolError
-from meeple.server.ratelimit import SharedBuckets
 
 if TYPE_CHECKING:
     from meeple.server.matches import Matches
@@ -509,12 +508,6 @@ class Cluster:
                 await self._send_attach(connection_id, local)
 
     # -- Redis -------------------------------------------------------------------------
-
-    def shared_buckets(self) -> SharedBuckets:
-        """The rate limits' buckets, kept in Redis for every worker of this server."""
-        if self._redis is None:
-            raise RuntimeError("the cluster is not open")
-        return SharedBuckets(self._redis, self.space + "limit:")
 
     def on_room(self, changed: Callable[[str], Coroutine[Any, Any, None]]) -> None:
         """Call ``changed(room_id)`` when another worker changed a room."""

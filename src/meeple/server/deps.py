@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -9,9 +11,11 @@ from fastapi import Depends, HTTPException, Request, status
 from starlette.requests import HTTPConnection
 
 from meeple.server.auth import bearer
-from meeple.server.ratelimit import Limiter, Limits, RateLimited
+from meeple.server.bots import BotsBusy
+from meeple.server.ratelimit import Counts, Limit, RateLimited
 from meeple.server.repository import AccountRow
 from meeple.server.services import Services
+from meeple.server.settings import Settings
 
 
 def get_services(connection: HTTPConnection) -> Services:
@@ -69,32 +73,75 @@ def error(
     return HTTPException(status_code, detail={"code": code, "message": message}, headers=headers)
 
 
-# -- rate limits ---------------------------------------------------------------------------
+# -- rate limits and quotas ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's limits, built from its settings, and where they count."""
+
+    counts: Counts
+    login: Limit
+    """Logins and registrations, per client address."""
+    guests: Limit
+    """Guests created, per client address."""
+    rooms_by_address: Limit
+    rooms_by_account: Limit
+    by_account: dict[str, Limit]
+    """The quotas by what they count (solo, hints, analyses, replays, join codes)."""
+    by_address: dict[str, Limit]
+    """The same, per client address (:attr:`Settings.per_address_factor` times as many)."""
+
+    @classmethod
+    def of(cls, settings: Settings, counts: Counts) -> Limits:
+        quotas = {
+            "solo": (settings.solo_per_minute, settings.solo_burst),
+            "hints": (settings.hints_per_minute, settings.hints_burst),
+            "analyses": (settings.analyses_per_minute, settings.analyses_burst),
+            "replays": (settings.replays_per_minute, settings.replays_burst),
+            "join-codes": (settings.join_codes_per_minute, settings.join_codes_burst),
+        }
+        factor = settings.per_address_factor
+        return cls(
+            counts,
+            login=Limit.of("login", settings.login_per_minute, settings.login_burst),
+            guests=Limit.of("guests", settings.guests_per_minute, settings.guests_burst),
+            rooms_by_address=Limit.of(
+                "rooms-address",
+                settings.rooms_per_address_per_minute,
+                settings.rooms_per_address_burst,
+            ),
+            rooms_by_account=Limit.of(
+                "rooms-account", settings.rooms_per_minute, settings.rooms_burst
+            ),
+            by_account={
+                name: Limit.of(f"{name}-account", rate, burst)
+                for name, (rate, burst) in quotas.items()
+            },
+            by_address={
+                name: Limit.of(
+                    f"{name}-address", rate * factor, min(1 << 30, math.ceil(burst * factor))
+                )
+                for name, (rate, burst) in quotas.items()
+            },
+        )
 
 
 def limits(connection: HTTPConnection) -> Limits:
-    """The app's limiters, built from its settings on first use (they live as long as the
-    app: one set per server process)."""
+    """The app's limits, built from its settings on first use (they live as long as the
+    app: one set per server process), counted in Redis when the server has many workers."""
     state = connection.app.state
     found: Limits | None = getattr(state, "limits", None)
     if found is None:
         services = get_services(connection)
         settings = services.settings
         cluster = services.matches.cluster
-        found = Limits(
-            login=Limiter(settings.login_per_minute, settings.login_burst, name="login"),
-            guests=Limiter(settings.guests_per_minute, settings.guests_burst, name="guests"),
-            rooms_by_address=Limiter(
-                settings.rooms_per_address_per_minute,
-                settings.rooms_per_address_burst,
-                name="rooms-address",
-            ),
-            rooms_by_account=Limiter(
-                settings.rooms_per_minute, settings.rooms_burst, name="rooms-account"
-            ),
-            shared=None if cluster is None else cluster.shared_buckets(),
+        counts = (
+            Counts()
+            if cluster is None or settings.redis_url is None
+            else Counts(settings.redis_url, prefix=cluster.space + "limit")
         )
-        state.limits = found
+        found = state.limits = Limits.of(settings, counts)
     return found
 
 
@@ -112,11 +159,23 @@ def _limited(refused: RateLimited) -> HTTPException:
     )
 
 
+def bots_busy(refused: BotsBusy) -> HTTPException:
+    """``503 bots/busy``: the bot queue is full (new work waits for the live moves)."""
+    return error(
+        status.HTTP_503_SERVICE_UNAVAILABLE,
+        "bots/busy",
+        f"the bots are busy ({refused.queued} jobs waiting); try again in {refused.retry_after} s",
+        headers={"Retry-After": str(refused.retry_after)},
+    )
+
+
 async def login_allowed(request: Request) -> None:
     """Logins and registrations: so many a minute per client address (password guessing)."""
     found = limits(request)
     try:
-        await found.spend((found.login, client_address(request)), what="logins from this address")
+        await found.counts.spend(
+            (found.login, client_address(request)), what="logins from this address"
+        )
     except RateLimited as refused:
         raise _limited(refused) from None
 
@@ -126,7 +185,9 @@ async def guest_allowed(request: Request) -> None:
     costs a row in the database)."""
     found = limits(request)
     try:
-        await found.spend((found.guests, client_address(request)), what="guests from this address")
+        await found.counts.spend(
+            (found.guests, client_address(request)), what="guests from this address"
+        )
     except RateLimited as refused:
         raise _limited(refused) from None
 
@@ -135,7 +196,7 @@ async def room_allowed(request: Request, account: AccountDep) -> None:
     """Opening rooms: so many a minute per account, and per client address."""
     found = limits(request)
     try:
-        await found.spend(
+        await found.counts.spend(
             (found.rooms_by_account, f"account:{account.id}"),
             (found.rooms_by_address, client_address(request)),
             what="rooms opened",
@@ -144,6 +205,64 @@ async def room_allowed(request: Request, account: AccountDep) -> None:
         raise _limited(refused) from None
 
 
+async def spend_quota(request: Request, account: AccountRow, name: str, what: str) -> None:
+    """One of quota ``name`` from the account and from its client address, or none.
+
+    Raises:
+        HTTPException: ``429 rate/limited`` with ``Retry-After`` when either is spent.
+    """
+    found = limits(request)
+    try:
+        await found.counts.spend(
+            (found.by_account[name], f"account:{account.id}"),
+            (found.by_address[name], client_address(request)),
+            what=what,
+        )
+    except RateLimited as refused:
+        raise _limited(refused) from None
+
+
+async def solo_allowed(request: Request, account: AccountDep, services: ServicesDep) -> None:
+    """A new solo match: refused while the bot queue is full (``503 bots/busy``), while the
+    account has :attr:`Settings.solo_live` solo matches in play (``429 match/too_many``),
+    and past so many a minute per account and per client address (``429 rate/limited``)."""
+    refused = services.bots.busy()
+    if refused is not None:
+        raise bots_busy(refused)
+    most = services.settings.solo_live
+    if await services.store.playing_count(account.id, "solo") >= most:
+        raise error(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            "match/too_many",
+            f"you have {most} solo matches in play: finish or resign one first",
+            headers={"Retry-After": "60"},
+        )
+    await spend_quota(request, account, "solo", "solo matches started")
+
+
+async def hint_allowed(request: Request, account: AccountDep) -> None:
+    await spend_quota(request, account, "hints", "hints asked for")
+
+
+async def analysis_allowed(request: Request, account: AccountDep) -> None:
+    await spend_quota(request, account, "analyses", "analyses asked for")
+
+
+async def replay_allowed(request: Request, account: AccountDep) -> None:
+    await spend_quota(request, account, "replays", "record files uploaded")
+
+
+async def join_code_allowed(request: Request, account: AccountDep) -> None:
+    """Room codes tried: so many a minute per account and per address (codes are short:
+    guessing them must be slow)."""
+    await spend_quota(request, account, "join-codes", "room codes tried")
+
+
 LoginLimit = Depends(login_allowed)
 GuestLimit = Depends(guest_allowed)
 RoomLimit = Depends(room_allowed)
+SoloLimit = Depends(solo_allowed)
+HintLimit = Depends(hint_allowed)
+AnalysisLimit = Depends(analysis_allowed)
+ReplayLimit = Depends(replay_allowed)
+JoinCodeLimit = Depends(join_code_allowed)

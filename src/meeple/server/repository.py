@@ -509,6 +509,20 @@ class SqlMatchStore:
             ).scalars()
             return [await self._load(session, match) for match in list(matches)]
 
+    async def playing_count(self, account_id: int, mode: str) -> int:
+        """How many matches of ``mode`` the account made are being played (solo quotas)."""
+        async with self._sessions() as session:
+            found = await session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(
+                    Match.created_by == account_id,
+                    Match.mode == mode,
+                    Match.status == "playing",
+                )
+            )
+            return int(found or 0)
+
     async def matches_of(self, account_id: int) -> list[tuple[str, str, str, int]]:
         """(match id, game id, status, seat) of every match the account sits in, newest first."""
         async with self._sessions() as session:

@@ -62,7 +62,7 @@ class Services:
             await migrate(engine)
         factory = sessions(engine)
         store = SqlMatchStore(factory, engine)
-        bots = BotRunner(settings.bot_workers)
+        bots = BotRunner(settings.bot_workers, queue=settings.bot_queue)
         cluster = None
         if settings.redis_url:
             from meeple.server.cluster import Cluster  # noqa: PLC0415 (redis: only when asked)

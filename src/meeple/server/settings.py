@@ -35,13 +35,13 @@ class Settings(BaseSettings):
     cookie_name: str = "meeple_session"
     cookie_secure: bool = False
     max_message_bytes: int = Field(
-        default=16 * 1024,
-        ge=256,
-        description="The longest WebSocket message a client may send (uvicorn's ws_max_size): "
-        "a longer one closes the socket with 1009.",
+        default=16 * 1024, ge=256, description="The largest WebSocket frame a client may send."
     )
     bot_workers: int = Field(
-        default=1, ge=0, description="Bot processes; 0 runs bots on a thread (tests, tiny hosts)."
+        default_factory=lambda: max(1, (os.cpu_count() or 2) - 1),
+        ge=0,
+        description="Bot processes (default: one fewer than the cores, at least one: the "
+        "event loop keeps a core); 0 runs bots on a thread (tests, tiny hosts).",
     )
     bot_move_seconds: float = Field(
         default=1.0, gt=0, description="The most time a searching bot spends on one decision."
@@ -52,35 +52,10 @@ class Settings(BaseSettings):
         description="In a timed match, how long a disconnected player's seat waits before a "
         "bot plays it (until the player returns). Scaled by clock_scale.",
     )
-    # -- WebSockets (docs/security.md, "Slow readers" and "WebSocket frames")
-    frames_per_second: float = Field(
-        default=20.0,
-        gt=0,
-        description="WebSocket frames (of every kind) one connection may send, on average.",
+    messages_per_second: float = Field(
+        default=20.0, gt=0, description="What one connection may send, on average."
     )
-    frame_burst: int = Field(
-        default=40,
-        ge=1,
-        description="... and at once. A message past that is refused (message/flood); "
-        "this many frames further the socket is closed with 1008.",
-    )
-    outbox_frames: int = Field(
-        default=256, ge=1, description="Frames that may wait for one slow client (then 4408)."
-    )
-    outbox_bytes: int = Field(
-        default=1 << 20, ge=1024, description="Bytes that may wait for one slow client (then 4408)."
-    )
-    socket_close_seconds: float = Field(
-        default=5.0,
-        gt=0,
-        description="How long a closing socket waits for its client before the connection is cut.",
-    )
-    ping_seconds: float = Field(
-        default=20.0, gt=0, description="How often the server pings each WebSocket client."
-    )
-    ping_timeout_seconds: float = Field(
-        default=20.0, gt=0, description="How long a ping waits for its pong (then 1011)."
-    )
+    message_burst: int = Field(default=40, ge=1, description="What it may send at once.")
     # -- abuse limits (meeple.server.ratelimit): over them a request gets 429 and Retry-After
     login_per_minute: float = Field(
         default=10.0, gt=0, description="Logins and registrations one client address may try."
@@ -101,6 +76,44 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="Rooms one client address may open (a club behind NAT)."
     )
     rooms_per_address_burst: int = Field(default=60, ge=1, description="... and how many at once.")
+    solo_live: int = Field(
+        default=10, ge=1, description="Solo matches one account may have in play at once."
+    )
+    solo_per_minute: float = Field(
+        default=10.0, gt=0, description="Solo matches one account may start a minute."
+    )
+    solo_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    hints_per_minute: float = Field(
+        default=20.0, gt=0, description="Hints one account may ask for a minute."
+    )
+    hints_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    analyses_per_minute: float = Field(
+        default=4.0,
+        gt=0,
+        description="Win-probability lines (up to 25 positions each) one account may ask for "
+        "a minute.",
+    )
+    analyses_burst: int = Field(default=8, ge=1, description="... and how many at once.")
+    replays_per_minute: float = Field(
+        default=10.0, gt=0, description="Record files one account may upload a minute."
+    )
+    replays_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    join_codes_per_minute: float = Field(
+        default=10.0, gt=0, description="Room codes one account may try a minute."
+    )
+    join_codes_burst: int = Field(default=20, ge=1, description="... and how many at once.")
+    per_address_factor: float = Field(
+        default=5.0,
+        ge=1,
+        description="The solo, hint, analysis, replay and room-code limits hold per client "
+        "address too, at this many times one account's (a club behind NAT).",
+    )
+    bot_queue: int = Field(
+        default=32,
+        ge=1,
+        description="Bot jobs waiting for a worker past which new solo matches, hints and "
+        "analyses are refused (503, Retry-After); live moves are always queued.",
+    )
     # -- end of the abuse limits
     # -- bounded HTTP and browser safety (meeple.server.guard, docs/security.md)
     max_body_bytes: int = Field(

@@ -4,7 +4,10 @@ A replay is every version of a finished match (or of an uploaded record): the vi
 action that led there with its notation and seat, and that step's events. Lines and hints
 ask :func:`meeple.ai.analyse` through the bot runner's process pool, never on the event
 loop, with a fixed seed per position (its version) so the same question gets the same
-answer; the runner keeps the answers by match, seat, version and iterations.
+answer; the runner keeps the answers by match, seat, version and iterations. A hint goes
+before any analysis in the bot queue. Hints, lines and uploaded records (which need a
+login) are counted per account and per client address (``429 rate/limited`` past the
+quota), and a full bot queue answers ``503 bots/busy``; both with ``Retry-After``.
 
 Who may ask: a replay (like the record) once the match is over, by anyone; a line once the
 match is over for any seat, and while a solo match is played for the caller's own seat up
@@ -24,9 +27,18 @@ from typing import Any
 from fastapi import APIRouter, Request, status
 
 from meeple.core import Game, GameError, InvalidRecord, MatchRecord, Seat, State
-from meeple.server.bots import AnalysisJob, BotRunner
+from meeple.server.bots import AnalysisJob, BotRunner, BotsBusy, Priority
 from meeple.server.daily import DailyError
-from meeple.server.deps import AccountDep, MaybeAccountDep, ServicesDep, error
+from meeple.server.deps import (
+    AccountDep,
+    AnalysisLimit,
+    HintLimit,
+    MaybeAccountDep,
+    ReplayLimit,
+    ServicesDep,
+    bots_busy,
+    error,
+)
 from meeple.server.master import MatchMaster
 from meeple.server.repository import AccountRow
 
@@ -188,9 +200,13 @@ async def _read_record(request: Request) -> MatchRecord:
     return record
 
 
-@router.post("/api/replays")
-async def record_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
-    """The steps of an uploaded match record (``meeple-record/1``); nothing is stored."""
+@router.post("/api/replays", dependencies=[ReplayLimit])
+async def record_replay(
+    request: Request, account: AccountDep, seat: int | None = None
+) -> dict[str, Any]:
+    """The steps of an uploaded match record (``meeple-record/1``); nothing is stored.
+    Logged in, so many a minute per account and per client address (``429 rate/limited``):
+    a small record replays into many views."""
     record = await _read_record(request)
     _check_seat(seat, record.seats, "replay/bad_seat")
     replay = await _replay(record, seat)
@@ -232,12 +248,15 @@ def _iterations(iterations: int, most: int) -> int:
 class _Analyst:
     """Analyses the positions of one match for lines and hints: ``analyse(state, seat)`` in
     the runner's pool, seeded by the position's version, kept by the runner under
-    ``match`` (a match id, or an uploaded record's digest), seat, version and iterations."""
+    ``match`` (a match id, or an uploaded record's digest), seat, version and iterations;
+    queued at ``priority`` in the turn of the account that asked (``owner``)."""
 
     bots: BotRunner
     game: Game
     match: str
     iterations: int
+    owner: int
+    priority: Priority = Priority.ANALYSIS
 
     async def analyse(self, state: State, version: int, seat: Seat) -> Any:
         job = AnalysisJob(
@@ -250,7 +269,15 @@ class _Analyst:
             seed=version,
             seconds=POSITION_SECONDS,
         )
-        return await self.bots.analyse(job, key=(self.match, seat, version, self.iterations))
+        try:
+            return await self.bots.analyse(
+                job,
+                key=(self.match, seat, version, self.iterations),
+                priority=self.priority,
+                owner=self.owner,
+            )
+        except BotsBusy as refused:
+            raise bots_busy(refused) from None
 
     async def point(self, state: State, version: int, seat: Seat) -> dict[str, Any]:
         """One version of the line: the search where the seat decides, the outcome at the
@@ -302,7 +329,7 @@ class _Analyst:
         }
 
 
-@router.get("/api/matches/{match_id}/analysis")
+@router.get("/api/matches/{match_id}/analysis", dependencies=[AnalysisLimit])
 async def win_line(  # noqa: PLR0917 (the query's parameters)
     match_id: str,
     account: AccountDep,
@@ -331,13 +358,13 @@ async def win_line(  # noqa: PLR0917 (the query's parameters)
                 f"while the match is played you may analyse only your own seat, not seat {seat}",
             )
     iterations = _iterations(iterations, MAX_LINE_ITERATIONS)
-    analyst = _Analyst(services.bots, master.game, master.id, iterations)
+    analyst = _Analyst(services.bots, master.game, master.id, iterations, account.id)
     # The actions as they stand now: a solo match's line runs to its current version.
     line = await analyst.line(master.match.record(), seat, start, end)
     return {"match": master.id, **line}
 
 
-@router.post("/api/replays/analysis")
+@router.post("/api/replays/analysis", dependencies=[AnalysisLimit])
 async def record_line(  # noqa: PLR0917 (the query's parameters)
     request: Request,
     account: AccountDep,
@@ -354,9 +381,8 @@ async def record_line(  # noqa: PLR0917 (the query's parameters)
     iterations = _iterations(iterations, MAX_LINE_ITERATIONS)
     try:
         game = record.game()
-        line = await _Analyst(services.bots, game, _digest(record), iterations).line(
-            record, seat, start, end
-        )
+        analyst = _Analyst(services.bots, game, _digest(record), iterations, account.id)
+        line = await analyst.line(record, seat, start, end)
     except GameError as refused:
         raise error(
             status.HTTP_422_UNPROCESSABLE_CONTENT, InvalidRecord.code, str(refused)
@@ -371,11 +397,12 @@ def _digest(record: MatchRecord) -> str:
     return "record:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-@router.get("/api/matches/{match_id}/hint")
+@router.get("/api/matches/{match_id}/hint", dependencies=[HintLimit])
 async def hint(
     match_id: str, account: AccountDep, services: ServicesDep, iterations: int = HINT_ITERATIONS
 ) -> dict[str, Any]:
-    """The best actions for the caller's seat now, in a solo match."""
+    """The best actions for the caller's seat now, in a solo match. A hint goes before
+    every analysis in the bot queue (a player waits on it), after the live moves."""
     master = await _find(services, match_id)
     if master.match.mode != "solo":
         raise error(
@@ -398,7 +425,7 @@ async def hint(
             "hint/not_your_turn",
             f"your seat does not decide now (deciding: {', '.join(map(str, deciding))})",
         )
-    analyst = _Analyst(services.bots, master.game, master.id, iterations)
+    analyst = _Analyst(services.bots, master.game, master.id, iterations, account.id, Priority.HINT)
     # The seat's own version (its frames'): the number of actions would count sealed orders.
     seen = master.version_of(seat)
     found = await analyst.analyse(state, version, seat)

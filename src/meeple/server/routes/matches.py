@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.core import GameError
 from meeple.core.record import MAX_SEED
 from meeple.server.daily import DailyError
-from meeple.server.deps import AccountDep, ServicesDep, error
+from meeple.server.deps import AccountDep, ServicesDep, SoloLimit, error
 from meeple.server.master import MatchMaster
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -53,9 +53,11 @@ def summary(master: MatchMaster, you: int | None = None) -> dict[str, Any]:
     return data
 
 
-@router.post("/solo", status_code=status.HTTP_201_CREATED)
+@router.post("/solo", status_code=status.HTTP_201_CREATED, dependencies=[SoloLimit])
 async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
-    """A match with the caller at ``seat`` and bots of the chosen levels in the other seats."""
+    """A match with the caller at ``seat`` and bots of the chosen levels in the other seats.
+    So many in play at once (``429 match/too_many``) and a minute (``429 rate/limited``) per
+    account and client address; none while the bot queue is full (``503 bots/busy``)."""
     try:
         master = await services.matches.create_solo(
             account,

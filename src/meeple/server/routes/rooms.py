@@ -9,7 +9,14 @@ from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
-from meeple.server.deps import AccountDep, MaybeAccountDep, RoomLimit, ServicesDep, error
+from meeple.server.deps import (
+    AccountDep,
+    JoinCodeLimit,
+    MaybeAccountDep,
+    RoomLimit,
+    ServicesDep,
+    error,
+)
 from meeple.server.rooms import RoomError, room_json
 from meeple.server.routes.matches import summary
 
@@ -80,10 +87,14 @@ async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
     return [room_json(room) for room in await services.rooms.listed()]
 
 
-@router.post("/join")
+@router.post("/join", dependencies=[JoinCodeLimit])
 async def join_by_code(body: CodeIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
-    """Join a room, listed or not, by its private code."""
+    """Join a room, listed or not, by its private code. So many codes a minute per account
+    and per client address (``429 rate/limited``), and a code of a room no longer waiting
+    answers ``404 room/unknown`` as an unknown code does, so codes cannot be probed."""
     room = await services.rooms.by_code(body.code)
+    if room.status != "waiting":
+        raise RoomError(404, "room/unknown", "no room has that code")
     room = await services.rooms.join(account, room.id)
     return room_json(room, account)
 

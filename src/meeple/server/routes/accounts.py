@@ -133,7 +133,8 @@ async def login(
     so the answer takes as long either way."""
     found = await services.accounts.by_name(body.name)
     stored = None if found is None else found[1]
-    if found is None or not await check_password(stored, body.password):
+    matched = await check_password(stored, body.password)  # for a name nobody has too
+    if found is None or not matched:
         raise error(
             status.HTTP_401_UNAUTHORIZED, "auth/bad_login", "no account with that name and password"
         )

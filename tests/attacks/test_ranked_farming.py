@@ -143,7 +143,7 @@ def test_two_accounts_boosting_each_other_stop_being_rated_after_the_bound(
 
     attacker = threading.Thread(target=farm)
     attacker.start()
-    rests = []
+    rests: list[float] = []
     while not done.is_set() and attacker.is_alive():
         rests.extend(person.rest(count=10).samples)
     attacker.join(60)

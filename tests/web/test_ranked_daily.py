@@ -6,17 +6,39 @@ instead."""
 from __future__ import annotations
 
 import re
+import uuid
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Server
+from tests.server.test_ranked import PASSWORD, member
 from tests.web.conftest import screenshot, sign_in_as_guest
 
 expect.set_options(timeout=15_000)
 
 
+def sign_in_as_member(page: Page, name: str) -> dict[str, Any]:
+    """A registered account made through the API, sharing the page's cookies (ranked is
+    for accounts); returns the account."""
+    login = f"{name.lower()}{uuid.uuid4().hex[:8]}"
+    body = {"name": login, "password": PASSWORD, "display_name": name}
+    reply = page.request.post("/api/accounts", data=body)
+    assert reply.status == 201, reply.text()
+    account: dict[str, Any] = reply.json()["account"]
+    return account
+
+
+def test_a_guest_is_told_ranked_needs_an_account(page: Page) -> None:
+    sign_in_as_guest(page, "Passer-by")
+    page.goto("/")
+    card = page.get_by_role("region", name="Ranked")
+    expect(card.get_by_test_id("ranked-status")).to_contain_text("registered accounts")
+    expect(card.get_by_role("button", name="Find a ranked match")).to_have_count(0)
+
+
 def test_the_ranked_queue_in_the_lobby(page: Page, web: Server) -> None:
-    sign_in_as_guest(page, "Queuer")
+    sign_in_as_member(page, "Queuer")
     page.goto("/")
     card = page.get_by_role("region", name="Ranked")
     card.get_by_label("Game").select_option(label="Maiterra, 4 seats")
@@ -25,7 +47,7 @@ def test_the_ranked_queue_in_the_lobby(page: Page, web: Server) -> None:
     screenshot(page, "ranked-queue")
     card.get_by_role("button", name="Cancel").click()
     expect(card.get_by_role("button", name="Find a ranked match")).to_be_visible()
-    other = Client(web).guest("Opponent")
+    other = member(web, "Opponent")
     queued = other.post("/api/ranked/queue", json={"game": "maatatahay", "seats": 2})
     assert queued.status_code == 201, queued.text
     card.get_by_label("Game").select_option(label="Maatatahay, 2 seats")
@@ -36,12 +58,12 @@ def test_the_ranked_queue_in_the_lobby(page: Page, web: Server) -> None:
 
 
 def test_manafields_is_queued_with_a_chosen_faction(page: Page, web: Server) -> None:
-    account = sign_in_as_guest(page, "Necromancer")
+    account = sign_in_as_member(page, "Necromancer")
     page.goto("/")
     card = page.get_by_role("region", name="Ranked")
     card.get_by_label("Game").select_option(label="Maatatahay, 2 seats")
     expect(card.get_by_label("Your faction")).to_have_count(0)  # its seats play none
-    other = Client(web).guest("Elf Lord")
+    other = member(web, "Elf Lord")
     body = {"game": "manafields", "faction": "elves", "wait": 60}
     queued = other.post("/api/ranked/queue", json=body)
     assert queued.status_code == 201 and queued.json()["faction"] == "elves", queued.text

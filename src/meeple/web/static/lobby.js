@@ -377,7 +377,7 @@ export function Lobby({ account }) {
       <${SoloForm} games=${games} />
       <${RoomForm} games=${games} />
       <${LearnToPlay} games=${games} />
-      <${RankedCard} />
+      <${RankedCard} account=${account} />
       <${DailyCard} />
     </div>
   </div>`;

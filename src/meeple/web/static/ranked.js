@@ -1,6 +1,7 @@
 // The lobby's "Ranked" card: queue for a ranked match (game and seat count, and in a game
 // whose seats each play a faction the one you play, or drawn), the time waited and the
-// rating range, cancel; once matched, the match opens. The leaderboard below.
+// rating range, cancel; once matched, the match opens. The leaderboard below. Ranked is for
+// registered accounts: a guest is told so instead of being offered the queue.
 
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api } from "./api.js";
@@ -26,7 +27,8 @@ function factionChoices(games, game, seats) {
   return same ? first.choices : null;
 }
 
-export function RankedCard() {
+export function RankedCard({ account }) {
+  const guest = !account || account.kind === "guest";
   const [choice, setChoice] = useState(0);
   const [games, setGames] = useState([]);
   const [faction, setFaction] = useState("");
@@ -37,7 +39,7 @@ export function RankedCard() {
   const factions = factionChoices(games, game, seats);
 
   useEffect(() => {
-    api("GET", "/api/ranked/queue").then((r) => { if (r.ok) setQueue(r.data); });
+    if (!guest) api("GET", "/api/ranked/queue").then((r) => { if (r.ok) setQueue(r.data); });
     api("GET", "/api/games").then((r) => { if (r.ok) setGames(r.data); });
   }, []);
   useEffect(() => {
@@ -79,7 +81,9 @@ export function RankedCard() {
         <option value="">Drawn for me</option>
         ${factions.map((f) => html`<option value=${f}>${title(f)}</option>`)}
       </select></div>`}
-    ${queue.status === "queued"
+    ${guest
+      ? html`<p data-testid="ranked-status">Ranked is for registered accounts: log out and register to play rated matches.</p>`
+      : queue.status === "queued"
       ? html`<p data-testid="ranked-status">Waiting ${Math.round(queue.waited)} s${queue.faction ? ` as ${title(queue.faction)}` : ""} · ${queue.queued} in the queue · range ±${queue.range}</p>
         <button type="button" onClick=${cancel}>Cancel</button>`
       : html`<button type="button" onClick=${join}>Find a ranked match</button>`}

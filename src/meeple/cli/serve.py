@@ -88,6 +88,8 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
         "ws_ping_timeout": settings.ping_timeout_seconds,
         "ws_per_message_deflate": False,
         "log_level": "warning",
+        # Stopping, requests still open after this are cancelled (docs/security.md).
+        "timeout_graceful_shutdown": settings.stop_seconds,
         **_http_bounds(settings),
     }
     if workers == 1:

@@ -59,6 +59,8 @@ ANALYSES_KEPT = 20_000
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker process looks whether its server is still there."""
 PR_SET_PDEATHSIG = 1
+OWNERS_KEPT = 10_000
+"""Owners whose last turn the runner remembers (the least recent are forgotten first)."""
 
 
 def default_bot() -> str:
@@ -211,11 +213,13 @@ class BotRunner:
         self._executor = self._start()
         self._analyses: OrderedDict[Hashable, JSON] = OrderedDict()
         self._asked: dict[Hashable, asyncio.Future[JSON]] = {}
-        # One queue per priority, each a round of owners with their jobs in order.
+        # One queue per priority: each owner's jobs in order.
         self._queues: list[OrderedDict[Hashable, deque[_Queued]]] = [
             OrderedDict() for _ in Priority
         ]
         self._queued = 0
+        self._turns = 0
+        self._served: OrderedDict[Hashable, int] = OrderedDict()  # owner: its last turn
         self._running: set[asyncio.Task[None]] = set()
         self._closed = False
 
@@ -311,18 +315,25 @@ class BotRunner:
         return await done
 
     def _next(self) -> _Queued | None:
-        """The next job: the first priority with any, the owner whose turn it is there."""
+        """The next job: the first priority with any; there, the oldest job of the owner
+        served longest ago (one that comes with a job after the others' were served goes
+        before them)."""
         for queue in self._queues:
             while queue:
-                owner, jobs = next(iter(queue.items()))
+                owner = min(queue, key=lambda who: self._served.get(who, -1))
+                jobs = queue[owner]
                 item = jobs.popleft()
                 self._queued -= 1
-                if jobs:
-                    queue.move_to_end(owner)  # the owner's next job waits for the others'
-                else:
+                if not jobs:
                     del queue[owner]
-                if not item.done.done():  # its asker gave up (a match closed): skip it
-                    return item
+                if item.done.done():  # its asker gave up (a match closed): skip it
+                    continue
+                self._turns += 1
+                self._served[owner] = self._turns
+                self._served.move_to_end(owner)
+                while len(self._served) > OWNERS_KEPT:
+                    self._served.popitem(last=False)
+                return item
         return None
 
     def _pump(self) -> None:

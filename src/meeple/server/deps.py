@@ -223,12 +223,21 @@ async def spend_quota(request: Request, account: AccountRow, name: str, what: st
 
 
 async def solo_allowed(request: Request, account: AccountDep, services: ServicesDep) -> None:
-    """A new solo match: refused while the bot queue is full (``503 bots/busy``), while the
-    account has :attr:`Settings.solo_live` solo matches in play (``429 match/too_many``),
-    and past so many a minute per account and per client address (``429 rate/limited``)."""
+    """A new solo match: refused while the bot queue is full (``503 bots/busy``) and past
+    so many a minute per account and per client address (``429 rate/limited``). How many
+    the account has in play is checked as the match is made (:func:`check_solo_live`)."""
     refused = services.bots.busy()
     if refused is not None:
         raise bots_busy(refused)
+    await spend_quota(request, account, "solo", "solo matches started")
+
+
+async def check_solo_live(services: Services, account: AccountRow) -> None:
+    """Refuse a solo match to an account with :attr:`Settings.solo_live` in play.
+
+    Raises:
+        HTTPException: ``429 match/too_many`` with ``Retry-After``.
+    """
     most = services.settings.solo_live
     if await services.store.playing_count(account.id, "solo") >= most:
         raise error(
@@ -237,7 +246,6 @@ async def solo_allowed(request: Request, account: AccountDep, services: Services
             f"you have {most} solo matches in play: finish or resign one first",
             headers={"Retry-After": "60"},
         )
-    await spend_quota(request, account, "solo", "solo matches started")
 
 
 async def hint_allowed(request: Request, account: AccountDep) -> None:

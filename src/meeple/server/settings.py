@@ -108,6 +108,12 @@ class Settings(BaseSettings):
         description="The solo, hint, analysis, replay and room-code limits hold per client "
         "address too, at this many times one account's (a club behind NAT).",
     )
+    stop_seconds: float = Field(
+        default=3.0,
+        gt=0,
+        description="Stopping (SIGTERM), how long requests still open may finish before they "
+        "are cancelled and the server closes its matches and bot workers.",
+    )
     bot_queue: int = Field(
         default=32,
         ge=1,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Annotated, Any
 
 from fastapi import APIRouter, status
@@ -10,10 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.core import GameError
 from meeple.core.record import MAX_SEED
 from meeple.server.daily import DailyError
-from meeple.server.deps import AccountDep, ServicesDep, SoloLimit, error
+from meeple.server.deps import AccountDep, ServicesDep, SoloLimit, check_solo_live, error
 from meeple.server.master import MatchMaster
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+_making: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+"""Per account, while a solo match is made: the count of its matches in play and the new
+one are one step, so requests at once cannot pass the quota together (in this worker)."""
 
 
 class SoloIn(BaseModel):
@@ -58,16 +64,21 @@ async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) 
     """A match with the caller at ``seat`` and bots of the chosen levels in the other seats.
     So many in play at once (``429 match/too_many``) and a minute (``429 rate/limited``) per
     account and client address; none while the bot queue is full (``503 bots/busy``)."""
+    making = _making.get(account.id)
+    if making is None:
+        making = _making[account.id] = asyncio.Lock()
     try:
-        master = await services.matches.create_solo(
-            account,
-            body.game,
-            seats=body.seats,
-            options=body.options,
-            seat=body.seat,
-            bots=body.bots,
-            seed=body.seed,
-        )
+        async with making:
+            await check_solo_live(services, account)
+            master = await services.matches.create_solo(
+                account,
+                body.game,
+                seats=body.seats,
+                options=body.options,
+                seat=body.seat,
+                bots=body.bots,
+                seed=body.seed,
+            )
     except GameError as refused:
         raise error(status.HTTP_422_UNPROCESSABLE_CONTENT, refused.code, str(refused)) from None
     except ValueError as refused:

@@ -87,7 +87,7 @@ async def person(game_id: str, seed: int, tally: Tally, bots: BotRunner) -> None
             tally.left -= 1
             action = rng.choice(master._choices[0])
             frame = orjson.dumps(
-                {"type": "action", "action": action, "version": master.version, "ref": "r"}
+                {"type": "action", "action": action, "version": master.version_of(0), "ref": "r"}
             )
             sink.woken.clear()
             before = master.version

@@ -42,10 +42,13 @@ def member(server: Server, name: str) -> Client:
     return client
 
 
-def _board_place(client: Client, match_id: str, seat: int) -> int:
-    """Where ``seat`` finished on the board (Maatatahay: 1 the winner, 2 the other; a draw 1)."""
+def _board_place(client: Client, match_id: str, seat: int) -> int | None:
+    """Where ``seat`` finished on the board (Maatatahay: 1 the winner, 2 the other; None for
+    a draw)."""
     winners = _ok(client.get(f"/api/matches/{match_id}"))["outcome"]["winners"]
-    return 1 if not winners or seat in winners else 2
+    if not winners:
+        return None
+    return 1 if seat in winners else 2
 
 
 def _matched(client: Client) -> dict[str, Any]:
@@ -153,6 +156,9 @@ def _rated_by_the_board(client: Client, stayed: dict[str, Any], match_id: str, s
     """One who stayed is rated by the board: up when they won there, down when the leaver's
     bot beat them (a leaver's loss is its own, never a win for the one it left)."""
     place = _board_place(client, match_id, seat)
+    if place is None:  # a draw: both first, the ratings as equal as they were
+        assert stayed["place"] == 1
+        return
     assert stayed["place"] == place
     assert (stayed["mu"] > stayed["mu_before"]) == (place == 1)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
+from dataclasses import dataclass
 from typing import Protocol, cast
 
 from starlette.websockets import WebSocket
@@ -27,11 +28,22 @@ CONTROL = "meeple.socket"
 WebSocket protocol offers its :class:`SocketControl`."""
 
 
+@dataclass(frozen=True, slots=True)
+class SocketLimits:
+    """What the WebSocket protocol holds one connection to (the settings of the same names)."""
+
+    frames_per_second: float
+    frame_burst: int
+    close_seconds: float
+    send_buffer: int
+    """The kernel's send buffer for the connection (SO_SNDBUF), in bytes."""
+
+
 class SocketControl(Protocol):
     """What the WebSocket protocol under a route offers it (``meeple serve``'s does)."""
 
-    def limit_frames(self, per_second: float, burst: int, close_seconds: float) -> None:
-        """Count the client's frames against these (see ``routes.live.SocketProtocol``)."""
+    def limit(self, limits: SocketLimits) -> None:
+        """Hold the connection to ``limits`` (see ``routes.live.SocketProtocol``)."""
 
     def abort_after(self, seconds: float) -> None:
         """Cut the connection if it has not ended within ``seconds`` (a closing handshake

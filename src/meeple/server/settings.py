@@ -35,7 +35,10 @@ class Settings(BaseSettings):
     cookie_name: str = "meeple_session"
     cookie_secure: bool = False
     max_message_bytes: int = Field(
-        default=16 * 1024, ge=256, description="The largest WebSocket frame a client may send."
+        default=16 * 1024,
+        ge=256,
+        description="The longest WebSocket message a client may send (uvicorn's ws_max_size): "
+        "a longer one closes the socket with 1009.",
     )
     bot_workers: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) - 1),
@@ -52,10 +55,40 @@ class Settings(BaseSettings):
         description="In a timed match, how long a disconnected player's seat waits before a "
         "bot plays it (until the player returns). Scaled by clock_scale.",
     )
-    messages_per_second: float = Field(
-        default=20.0, gt=0, description="What one connection may send, on average."
+    # -- WebSockets (docs/security.md, "Slow readers" and "WebSocket frames")
+    frames_per_second: float = Field(
+        default=20.0,
+        gt=0,
+        description="WebSocket frames (of every kind) one connection may send, on average.",
     )
-    message_burst: int = Field(default=40, ge=1, description="What it may send at once.")
+    frame_burst: int = Field(
+        default=40,
+        ge=1,
+        description="... and at once. A message past that is refused (message/flood); "
+        "this many frames further the socket is closed with 1008.",
+    )
+    outbox_frames: int = Field(
+        default=64, ge=1, description="Frames that may wait for one slow client (then 4408)."
+    )
+    outbox_bytes: int = Field(
+        default=1 << 20, ge=1024, description="Bytes that may wait for one slow client (then 4408)."
+    )
+    socket_send_buffer: int = Field(
+        default=64 * 1024,
+        ge=4096,
+        description="The kernel's send buffer of a WebSocket connection (SO_SNDBUF), in bytes.",
+    )
+    socket_close_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a closing socket waits for its client before the connection is cut.",
+    )
+    ping_seconds: float = Field(
+        default=20.0, gt=0, description="How often the server pings each WebSocket client."
+    )
+    ping_timeout_seconds: float = Field(
+        default=20.0, gt=0, description="How long a ping waits for its pong (then 1011)."
+    )
     # -- abuse limits (meeple.server.ratelimit): over them a request gets 429 and Retry-After
     login_per_minute: float = Field(
         default=10.0, gt=0, description="Logins and registrations one client address may try."

@@ -35,7 +35,7 @@ from websockets.server import ServerProtocol
 from meeple.core import Seat
 from meeple.server.daily import DailyError
 from meeple.server.deps import get_services, socket_token
-from meeple.server.outbox import CONTROL, Outbox, control_of
+from meeple.server.outbox import CONTROL, Outbox, SocketLimits, control_of
 from meeple.server.protocol import FLOOD, ProtocolError
 from meeple.server.repository import AccountRow
 from meeple.server.rooms import RoomError, room_json
@@ -90,10 +90,13 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.conn = ServerProtocol(
             extensions=[], max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error")
         )
-        self.limit_frames(
-            _default("frames_per_second"),
-            _default("frame_burst"),
-            _default("socket_close_seconds"),
+        self.limit(
+            SocketLimits(
+                _default("frames_per_second"),
+                _default("frame_burst"),
+                _default("socket_close_seconds"),
+                _default("socket_send_buffer"),
+            )
         )
         self._tokens = float(self._burst)
         self._stamp = self.loop.time()
@@ -104,10 +107,21 @@ class SocketProtocol(WebSocketsSansIOProtocol):
 
     # -- the SocketControl the routes use --------------------------------------------------
 
-    def limit_frames(self, per_second: float, burst: int, close_seconds: float) -> None:
-        self._rate = per_second
-        self._burst = burst
-        self.close_seconds = close_seconds
+    def limit(self, limits: SocketLimits) -> None:
+        self._rate = limits.frames_per_second
+        self._burst = limits.frame_burst
+        self.close_seconds = limits.close_seconds
+        self._send_buffer = limits.send_buffer
+        if self.transport is not None:
+            self._bound_send_buffer()
+
+    def _bound_send_buffer(self) -> None:
+        """The kernel's send buffer bounded, as the outbox is: left to itself, Linux grows
+        it to megabytes for a client that does not read."""
+        raw = self.transport.get_extra_info("socket")
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self._send_buffer)
 
     def abort_after(self, seconds: float) -> None:
         if self._abort is None and not self.disconnected:
@@ -125,6 +139,10 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.transport.abort()
 
     # -- uvicorn's protocol, counting frames ----------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._bound_send_buffer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._abort is not None:
@@ -220,8 +238,13 @@ def _outbox(websocket: WebSocket, services: Services) -> Outbox:
     settings = services.settings
     control = control_of(websocket)
     if control is not None:
-        control.limit_frames(
-            settings.frames_per_second, settings.frame_burst, settings.socket_close_seconds
+        control.limit(
+            SocketLimits(
+                settings.frames_per_second,
+                settings.frame_burst,
+                settings.socket_close_seconds,
+                settings.socket_send_buffer,
+            )
         )
     return Outbox(
         websocket,

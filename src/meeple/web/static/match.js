@@ -1,5 +1,10 @@
 // One match over one WebSocket (docs/protocol.md): the snapshot, then updates; actions out.
-// The socket reopens by itself after a drop, asking for what it missed (?since=version).
+// The socket reopens by itself after a drop, asking for what it missed (?since=version): after
+// any close but the server's refusals of the match or seat (4403, 4404) — a page too slow to
+// read its frames (4408) or a message too long (1009) included.
+
+// Close codes after which the socket does not reopen: the match or the seat is not this page's.
+const FINAL = new Set([4403, 4404]);
 
 import { gameName } from "./api.js";
 
@@ -37,13 +42,14 @@ export class MatchSocket {
       this.receive(frame);
     };
     this.ws.onclose = (event) => {
-      for (const resolve of this.pending.values()) {
-        resolve({ ok: false, code: "network", message: "the connection dropped; send it again" });
-      }
+      const refusal = event.code === 1009
+        ? { ok: false, code: "message/too_large", message: "that message was too long for the server; the match is as it was" }
+        : { ok: false, code: "network", message: "the connection dropped; send it again" };
+      for (const resolve of this.pending.values()) resolve(refusal);
       this.pending.clear();
       if (this.closed) return;
       this.onFrame({ type: "closed", code: event.code, reason: event.reason });
-      if (event.code < 4000) {
+      if (!FINAL.has(event.code)) {
         setTimeout(() => { if (!this.closed) this.open(); }, this.retry);
         this.retry = Math.min(this.retry * 2, 8000);
       }

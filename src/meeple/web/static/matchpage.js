@@ -221,7 +221,12 @@ export function MatchPage({ matchId, watch }) {
               else setGone("There is no such match.");
             });
           } else if (incoming.code === 4403) setGone("You do not hold that seat in this match.");
-          else setLink("reconnecting");
+          else {
+            if (incoming.code === 1009) {
+              setMessage({ kind: "error", text: "Your last message was too long for the server and was not read; reconnecting." });
+            }
+            setLink("reconnecting");
+          }
           return;
         default:
           return;

@@ -25,7 +25,8 @@ function useRoom(roomId) {
       };
       ws.onclose = (event) => {
         if (closed) return;
-        if (event.code >= 4000) { setGone("There is no such room."); return; }
+        if (event.code === 4404) { setGone("There is no such room."); return; }
+        // Any other close (4408: the page read too slowly) reopens: the room frame comes anew.
         setTimeout(() => { if (!closed) open(); }, retry);
         retry = Math.min(retry * 2, 8000);
       };

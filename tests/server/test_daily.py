@@ -1,12 +1,25 @@
 """The Daily over a real server: the same challenge for two accounts and across a restart,
-one scored attempt a day, practice and past days unscored, the day's leaderboard."""
+one scored attempt a day, practice and past days unscored, the day's leaderboard, today's
+attempts private; and in-process, the unique key and the kept secret."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from meeple.server.daily import Daily
+from meeple.server.db import make_engine, migrate, sessions
+from meeple.server.models import DailyAttempt
+from meeple.server.repository import Accounts, SqlMatchStore
+from meeple.server.settings import Settings
+from meeple.server.store import SeatHolder, StoredMatch
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 
@@ -64,3 +77,61 @@ def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> N
     assert again.status_code == 409 and again.json()["detail"]["code"] == "daily/played"
     refused = one.get("/api/daily/maatatahay", params={"date": "2999-01-01"})
     assert refused.status_code == 422 and refused.json()["detail"]["code"] == "daily/bad_date"
+
+
+def test_one_scored_attempt_a_day_is_the_databases_key_and_the_secret_is_kept_once(
+    tmp_path: Path,
+) -> None:
+    """In-process on a fresh SQLite file: a second scored attempt of the same account, game
+    and day is refused by the unique key whoever stores it (a practice one is not); two
+    servers without a ``daily_secret`` keep and read one secret; a given secret is used as
+    it is, and today's seed is shown by neither."""
+
+    async def run() -> None:
+        engine = make_engine(Settings(data_dir=tmp_path))
+        await migrate(engine)
+        factory = sessions(engine)
+        person = await Accounts(factory).create(
+            name="ana", display_name="Ana", password_hash="x", kind="person"
+        )
+        store = SqlMatchStore(factory, engine)
+        for match_id in ("m1", "m2", "m3"):
+            await store.create_match(
+                StoredMatch(match_id, "maatatahay/1", 2, {}, 1, "daily", [SeatHolder(0, "Ana")])
+            )
+
+        async def attempt(match_id: str, scored: bool) -> None:
+            async with factory() as session, session.begin():
+                session.add(
+                    DailyAttempt(
+                        match_id=match_id,
+                        account_id=person.id,
+                        game_id="maatatahay",
+                        day="2026-12-05",
+                        scored=scored,
+                    )
+                )
+
+        await attempt("m1", scored=True)
+        with pytest.raises(IntegrityError):
+            await attempt("m2", scored=True)
+        await attempt("m3", scored=False)
+
+        def daily(secret: str | None) -> Daily:
+            matches: Any = SimpleNamespace(
+                settings=Settings(data_dir=tmp_path, daily_secret=secret)
+            )
+            return Daily(factory, matches)
+
+        day = date(2026, 12, 4)
+        one, two = daily(None), daily(None)
+        kept = await asyncio.gather(one.seed("maatatahay", day), two.seed("maatatahay", day))
+        assert kept[0] == kept[1]
+        given = await daily("a secret of the operator's").seed("maatatahay", day)
+        assert given != kept[0]
+        assert (await one.challenge("maatatahay", datetime.now(UTC).date()))["seed"] is None
+        assert (await one.challenge("maatatahay", day))["seed"] == kept[0]
+        store.close()
+        await engine.dispose()
+
+    asyncio.run(run())

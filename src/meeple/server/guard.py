@@ -318,7 +318,10 @@ class Guard:
         if declared is None and not chunked:
             return receive
         too_large = f"a request body here may hold at most {limit // 1024} KiB"
-        if declared is not None and int(declared) > limit:  # h11 checked it is a number
+        if declared is not None and not declared.strip().isdigit():
+            await _answer(send, 400, "request/invalid", "Content-Length is not a number")
+            return None
+        if declared is not None and int(declared) > limit:
             await _answer(send, 413, code, too_large)
             return None
         loop = asyncio.get_running_loop()

@@ -106,6 +106,7 @@ def test_the_simultaneous_form_still_asks_for_joint_actions() -> None:
     pytest.fail("no node where several seats decide")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats"), ENDS, ids=ENDS_IDS)
 def test_random_sim_test(name: str, seats: int) -> None:
     # Serializing at every step is most of the time at many seats: once at the fewest.
@@ -177,6 +178,7 @@ def seen(state: pyspiel.State, player: int) -> tuple[str, str, bytes, bytes]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats"), ENDS, ids=ENDS_IDS)
 def test_sealed_decisions_never_reach_another_seats_information_state(
     name: str, seats: int
@@ -288,6 +290,7 @@ def test_mcts_bot_plays_moves(seats: int) -> None:
         state.apply_action(action)
 
 
+@pytest.mark.slow
 def test_a_short_match_ismcts_against_mcts() -> None:
     """Seat 0 ISMCTS (sees only its information state), seat 1 MCTS, to the end."""
     game = maiterra(2)

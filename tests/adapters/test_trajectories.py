@@ -62,6 +62,7 @@ def test_mixed_games_are_refused() -> None:
         trajectories([*records("toy_orders", 2, 1), *records("toy_orders", 3, 1)])
 
 
+@pytest.mark.slow
 def test_export_trajectories_command_writes_npz(tmp_path: Path) -> None:
     source = tmp_path / "records.jsonl"
     source.write_text("".join(r.dumps() + "\n" for r in records("maatatahay", 2, 2)))

@@ -138,6 +138,7 @@ def test_marks_follow_the_drop_in_winning_chances() -> None:
     assert [note(p).mark for p in (0.8, 0.74, 0.65, 0.5)] == ["", "?!", "?", "??"]
 
 
+@pytest.mark.slow
 def test_replay_analyse_prints_a_table_or_json(tmp_path: Path) -> None:
     path = _record(tmp_path)
     table = invoke("replay", str(path), "--analyse", "--seconds", "0.005")

@@ -26,6 +26,7 @@ def report_of(path: Path) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 def test_maiterra_tables_by_seat_draft_position_and_house(tmp_path: Path) -> None:
     out, png = tmp_path / "m.json", tmp_path / "m.png"
     result = invoke(
@@ -59,6 +60,7 @@ def test_the_same_seed_plays_the_same_matches_in_any_number_of_workers(tmp_path:
     assert one["rows"] == two["rows"] and one["tables"] == two["tables"]
 
 
+@pytest.mark.slow
 def test_manafields_plays_every_pairing_the_options_leave_open(tmp_path: Path) -> None:
     out = tmp_path / "mf.json"
     result = invoke(
@@ -76,6 +78,7 @@ def test_manafields_plays_every_pairing_the_options_leave_open(tmp_path: Path) -
     assert "elves-humans" in report["matchups"] or not report["matchups"]
 
 
+@pytest.mark.slow
 def test_merging_two_runs_adds_up_their_matches(tmp_path: Path) -> None:
     paths = []
     for seed in ("1", "2"):

@@ -49,6 +49,7 @@ def test_play_hot_seat_to_the_end() -> None:
     assert "Wazu>" in result.output and "Balan>" in result.output
 
 
+@pytest.mark.slow
 def test_play_as_the_second_seat() -> None:
     result = invoke("play", "maatatahay", "--seat", "1", "--seed", "4", input=MANY_ONES)
     assert result.exit_code == 0, result.output
@@ -171,6 +172,7 @@ def test_replay_of_an_invalid_record_exits_2(tmp_path: Path, finished_record: Pa
 # -- selfplay, bench, games ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_selfplay_writes_n_replayable_records() -> None:
     result = invoke(
         "selfplay", "maatatahay", "--games", "3", "--seed", "8", "--bots", "random,greedy"
@@ -187,6 +189,7 @@ def test_selfplay_writes_n_replayable_records() -> None:
     assert len({MatchRecord.loads(line).seed for line in lines}) == 3
 
 
+@pytest.mark.slow
 def test_selfplay_is_deterministic_per_seed(tmp_path: Path) -> None:
     outs = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
     for out in outs:

@@ -19,6 +19,9 @@ from typer.testing import CliRunner, Result
 from meeple.cli.common import read_record, read_records
 from meeple.core import InvalidRecord, MatchRecord
 
+# Whole matches played, saved and replayed (some analysed) through the commands: the full run's.
+pytestmark = pytest.mark.slow
+
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 ALWAYS_FIRST = "1\n" * 300
 

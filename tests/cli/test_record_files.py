@@ -157,6 +157,7 @@ def test_load_of_no_file_name_or_another_game(tmp_path: Path) -> None:
     assert "is a match of manafields/" in result.output
 
 
+@pytest.mark.slow
 def test_the_real_command_prints_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")

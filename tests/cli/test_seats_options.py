@@ -90,6 +90,7 @@ def test_selfplay_four_seats_with_a_bot_in_each() -> None:
     assert record.replay().outcome() == record.outcome
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", ["3", "4"])
 def test_selfplay_runs_at_three_and_four_seats(seats: str) -> None:
     result = invoke("selfplay", "maiterra", "--seats", seats, "--games", "2")

@@ -33,6 +33,7 @@ def test_bench_shows_its_progress_on_stderr_and_prints_only_json_on_stdout() -> 
     assert "bench maatatahay/1" in result.stderr
 
 
+@pytest.mark.slow
 def test_replay_analyse_shows_its_progress_on_stderr(tmp_path: Path) -> None:
     record = tmp_path / "m.json"
     played = invoke("selfplay", "maatatahay", "--games", "1", "--seed", "3", "--out", str(record))

@@ -17,6 +17,9 @@ from meeple.cli.main import app
 from meeple.cli.selfplay import match_seed, play_match
 from meeple.core import MatchRecord, load_game
 
+# Every test here starts worker processes or compares runs in them: the full run's.
+pytestmark = pytest.mark.slow
+
 runner = CliRunner(env={"COLUMNS": "140", "NO_COLOR": "1"})
 
 

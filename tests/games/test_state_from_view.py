@@ -62,6 +62,7 @@ def test_state_from_view_shows_the_seat_the_same_view_legal_actions_and_deciding
     check_random_matches(config, matches=1, most=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=seeds())
 def test_state_from_view_holds_for_any_prefix_of_any_configuration(data: st.DataObject, seed: int):
@@ -182,6 +183,7 @@ def test_a_view_of_another_game_or_seat_is_refused():
         state_from_view(game, [view], 0, 1)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_any_damage_to_a_view_is_refused_as_a_game_error_never_a_crash(data: st.DataObject):

@@ -15,6 +15,7 @@ from meeple.games.maiterra.rules import MaiterraState
 from meeple.games.maiterra.view import view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_the_view_is_the_one_it_replaced(seats: int) -> None:
     game = load_game("maiterra", seats=seats)

@@ -116,7 +116,8 @@ def test_meeple_bot_plays_maiterra_turns_of_sealed_orders_and_stops_on_ctrl_c(
         versions = [line.split(" v", 1)[1].split(":", 1)[0] for line in decisions]
         assert len(versions) == len(set(versions)), out
         summary = person.match(room["id"])
-        assert summary["status"] == "playing" and summary["version"] > 10
+        # The public version: what a spectator saw (ended turns, not the sealed orders).
+        assert summary["status"] == "playing" and summary["version"] > 5
 
 
 def test_meeple_bot_refuses_a_bad_token_an_unknown_bot_and_a_person_in_one_line(

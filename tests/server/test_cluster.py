@@ -30,6 +30,8 @@ from websockets.exceptions import ConnectionClosed
 import meeple.games  # noqa: F401
 from meeple.core import load_game
 from meeple.server.cluster import HELD_LOCKS, held_key, lock_key
+from meeple.server.master import MatchMaster
+from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
 from tests.server.conftest import ROOT, Client, Server, Socket, free_port, run_pg
 from tests.server.test_ranked import member
 
@@ -201,21 +203,36 @@ def test_clients_on_different_workers_play_one_match_each_seeing_its_own_view(
     ):
         assert first.recv()["seat"] == 0 and second.recv()["seat"] == 1
         assert watcher.recv()["seat"] is None
-        acked: dict[int, tuple[int, int]] = {}
+        acked: dict[tuple[int, int], int] = {}  # (seat, its version): the action acked
         for _ in range(12):
             version, seat, action = _act({0: first, 1: second}, rng)
-            acked[version] = (seat, action)
-        last = max(acked)
+            acked[seat, version] = action
+        stored = _stored(database, match_id)
+        (match,) = _rows(database, "SELECT seed, options FROM matches WHERE id = $1", match_id)
+        game = load_game("maiterra", seats=2, options=json.loads(match["options"]))
+        # Each audience's versions count what it could see: the master's count, replayed.
+        replayed = MatchMaster(
+            StoredMatch(
+                "m", game.id, 2, dict(game.options), match["seed"], "custom",
+                [SeatHolder(s, f"seat {s}") for s in range(2)],
+                actions=[(seat, action) for _, seat, action in stored],
+            ),
+            MemoryMatchStore(),
+            None,
+        )  # fmt: skip
+        number = {
+            holder: {0: 0} | {a.seen[i]: a.number for a in replayed.applied if a.changed[i]}
+            for i, holder in enumerate([0, 1, None])
+        }
+        last = max(number[seat][version] for seat, version in acked)
         frames = {0: first, 1: second, None: watcher}
-        for socket in frames.values():
-            _until_version(socket, last)
-    stored = _stored(database, match_id)
-    assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
-    for version, (seat, action) in acked.items():
-        assert stored[version - 1] == (version, seat, action)
+        for holder, socket in frames.items():
+            _until_version(socket, replayed.applied[last - 1].seen[2 if holder is None else holder])
+    assert [n for n, _, _ in stored] == list(range(1, len(stored) + 1))
+    for (seat, version), action in acked.items():
+        at = number[seat][version]
+        assert stored[at - 1] == (at, seat, action)
     # Every frame a seat got holds that seat's view of the match at that version, no more.
-    (match,) = _rows(database, "SELECT seed, options FROM matches WHERE id = $1", match_id)
-    game = load_game("maiterra", seats=2, options=json.loads(match["options"]))
     states = [game.new_initial_state(match["seed"])]
     for _, seat, action in stored:
         states.append(states[-1].clone())
@@ -224,7 +241,8 @@ def test_clients_on_different_workers_play_one_match_each_seeing_its_own_view(
         seen = [f for f in socket.frames if f["type"] in ("snapshot", "update")]
         assert len(seen) > 1
         for frame in seen:
-            assert frame["view"] == states[frame["version"]].view(holder), (holder, frame)
+            at = number[holder][frame["version"]]
+            assert frame["view"] == states[at].view(holder), (holder, frame)
 
 
 def test_a_worker_that_lost_its_lease_connection_leaves_one_master(

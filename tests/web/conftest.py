@@ -89,6 +89,11 @@ def page(context: BrowserContext) -> Iterator[Page]:
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    # The server's Content-Security-Policy must let the client do all it does.
+    opened.on(
+        "console",
+        lambda m: "Content Security Policy" in m.text and errors.append(m.text),
+    )
     yield opened
     assert not errors, f"the page raised: {errors}"
 

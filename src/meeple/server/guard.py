@@ -5,9 +5,10 @@ Two layers, each with a typed refusal (docs/security.md, "Bounded HTTP" and "Bro
 - :class:`GuardedHttp`, the HTTP protocol ``meeple serve`` gives uvicorn: uvicorn's h11
   protocol that counts connections per address and in all (WebSockets included: an upgraded
   connection stays in uvicorn's set) and answers one over either cap ``503 server/busy``
-  at once, before reading it; and that closes a connection whose request headers have not
-  all arrived ``header_seconds`` after it opened or after its last answer (a client sending
-  its headers a byte at a time).
+  as soon as its request starts, without parsing it (closed within a second if it sends
+  nothing); and that closes a connection whose request headers have not all arrived
+  ``header_seconds`` after it opened or after its last answer (a client sending its headers
+  a byte at a time).
 - :class:`Guard`, an ASGI middleware: a body over its limit is refused ``413`` from its
   ``Content-Length`` or, chunked or lying, as soon as the bytes read pass the limit; a body
   that takes over ``body_seconds`` to arrive is answered ``408``; an unsafe request (or a
@@ -41,6 +42,9 @@ SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 FILES_KEPT: Final = 256
 """File descriptors kept back from the connection cap: the database, the bot workers' pipes,
 the logs and the listening socket need theirs however many clients there are."""
+
+REFUSED_SECONDS: Final = 1.0
+"""How long a connection refused past a cap may take to send its request before it is closed."""
 
 CONTENT_SECURITY_POLICY: Final = "; ".join(
     (
@@ -154,15 +158,25 @@ class GuardedHttp(H11Protocol):
         self._limits = GuardedHttp.limits
         self._header_timer: asyncio.TimerHandle | None = None
         self._armed_for: object = None
+        self._refusal: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        refusal = self._over_cap()
-        if refusal is not None:
-            transport.write(_busy(refusal))
-            transport.close()
+        self._refusal = self._over_cap()
+        if self._refusal is not None:
+            # Answered as soon as its request starts to come in (a client reads an answer
+            # to what it sent; one that sends nothing is closed after a moment), unparsed.
+            self._header_timer = self.loop.call_later(REFUSED_SECONDS, transport.close)
             return
         self._await_headers()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refusal is not None:
+            if not self.transport.is_closing():
+                self.transport.write(_busy(self._refusal))
+                self.transport.close()
+            return
+        super().data_received(data)
 
     def _over_cap(self) -> str | None:
         if len(self.connections) > self._limits.total:

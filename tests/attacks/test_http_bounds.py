@@ -307,20 +307,35 @@ def test_connections_past_the_total_cap_are_answered_503_and_freed(tmp_path: Pat
                 with sock:
                     sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
                     refused.append(_answer(sock))
+            # A flood of silent ones past the cap: the server keeps few of them open.
+            flood = [_open(server, f"127.0.1.{n % 200 + 1}") for n in range(200)]
+            time.sleep(0.3)
+            files = len(list(Path(f"/proc/{server.process.pid}/fd").iterdir()))  # type: ignore[union-attr]
+            for sock in flood:
+                sock.close()
         finally:
             for sock in held_open:
                 sock.close()
         time.sleep(0.5)
         after = victim.rest()
         limits = Path(f"/proc/{server.process.pid}/limits").read_text()  # type: ignore[union-attr]
-        files = next(line for line in limits.splitlines() if line.startswith("Max open files"))
-        report("connections in all", rest=after, reference=reference, refused=refused, files=files)
+        limit = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+        report(
+            "connections in all",
+            rest=after,
+            reference=reference,
+            refused=refused,
+            open_files_in_the_flood=files,
+            limit=limit,
+        )
         held("rest_p95", reference.p95, after.p95)
         for answer in refused:
             assert answer is not None and answer[0] == 503, refused
             assert answer[1]["detail"]["code"] == "server/busy"
-        soft, hard = files.split()[3:5]
-        assert soft == hard, f"the open-file limit was not raised: {files}"
+        # 120 held, 64 kept for an answer, and the server's own (database, logs, pipes).
+        assert files < 120 + 64 + 60, files
+        soft, hard = limit.split()[3:5]
+        assert soft == hard, f"the open-file limit was not raised: {limit}"
 
 
 @pytest.mark.parametrize("path", ["/api/health", "/"])

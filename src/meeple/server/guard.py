@@ -43,6 +43,8 @@ FILES_KEPT: Final = 256
 """File descriptors kept back from the connection cap: the database, the bot workers' pipes,
 the logs and the listening socket need theirs however many clients there are."""
 
+ANSWERED: Final = FILES_KEPT // 4
+"""How many connections past the total cap are kept for their ``503``; past those, closed."""
 REFUSED_SECONDS: Final = 1.0
 """How long a connection refused past a cap may take to send its request before it is closed."""
 
@@ -163,6 +165,9 @@ class GuardedHttp(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._refusal = self._over_cap()
+        if self._refusal is not None and len(self.connections) > self._limits.total + ANSWERED:
+            transport.close()  # a flood of them: no file is kept even for an answer
+            return
         if self._refusal is not None:
             # Answered as soon as its request starts to come in (a client reads an answer
             # to what it sent; one that sends nothing is closed after a moment), unparsed.

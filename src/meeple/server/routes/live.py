@@ -103,6 +103,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self._opened = self._stamp
         self._counted = 0
         self._refused = False  # a frame of the message being received came past the budget
+        self._discarding = False  # closed for flooding: what the client still sends is dropped
         self._abort: asyncio.TimerHandle | None = None
 
     # -- the SocketControl the routes use --------------------------------------------------
@@ -151,6 +152,8 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
         if len(data) <= READ_SLICE:
             super().data_received(data)
             return
@@ -191,8 +194,21 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.queue.put_nowait(
             {"type": "websocket.disconnect", "code": CloseCode.POLICY_VIOLATION, "reason": reason}
         )
-        self.transport.close()
+        # Half-close, and read on only to drop: closing a socket whose unread frames still sit
+        # in the kernel sends a reset, which can destroy the close frame before the client reads
+        # it (the route's end would close it too). The connection ends when the client closes
+        # its side, or is cut after socket_close_seconds.
+        self._discarding = True
+        transport = self.transport
+        if transport.can_write_eof():
+            transport.write_eof()
+            if self.read_paused:
+                self.read_paused = False
+                transport.resume_reading()
+        else:
+            transport.close()
         self.abort_after(self.close_seconds)
+        self.close_timer = self._abort  # uvicorn leaves the transport open while it runs
         return False
 
     def _handle_frame(self, event: Frame) -> None:

@@ -30,14 +30,14 @@ function useRoute() {
   return parseRoute(hash);
 }
 
-function Replay({ matchId }) {
+function Replay({ matchId, onSignedIn }) {
   const module = useOptionalModule("./replay.js");
   if (!module || typeof module.ReplayPage !== "function") {
     return html`<section class="card"><h2>Replay</h2><p>Loading the replay viewer…</p>
       ${matchId && html`<p><a href=${`/api/matches/${matchId}/record`} download=${`meeple-${matchId}.json`}>Download the record</a></p>`}</section>`;
   }
   const Page = module.ReplayPage;
-  return matchId ? html`<${Page} matchId=${matchId} />` : html`<${Page} />`;
+  return matchId ? html`<${Page} matchId=${matchId} />` : html`<${Page} onSignedIn=${onSignedIn} />`;
 }
 
 function App() {
@@ -64,7 +64,7 @@ function App() {
   } else if (parts[0] === "tutorial" && parts[1]) {
     page = html`<${TutorialPage} key=${parts[1]} game=${parts[1]} />`;
   } else if (parts[0] === "replay") {
-    page = html`<${Replay} key=${parts[1] || ""} matchId=${parts[1]} />`;
+    page = html`<${Replay} key=${parts[1] || ""} matchId=${parts[1]} onSignedIn=${setAccount} />`;
   } else if (!account) {
     page = html`<${SignIn} onSignedIn=${setAccount} />`;
   } else if (parts[0] === "room" && parts[1]) {

@@ -30,6 +30,18 @@ async function postRecord(path, text) {
   return { ok: true, data };
 }
 
+// A record file's steps: the server reads records for signed-in players only, so a newcomer
+// who opens one is signed in as a guest first (as "Play as a guest" does; onSignedIn tells the
+// header), then asked again.
+async function uploadRecord(path, text, onSignedIn) {
+  const reply = await postRecord(path, text);
+  if (reply.ok || reply.code !== "auth/required") return reply;
+  const guest = await api("POST", "/api/guests", { display_name: "Guest" });
+  if (!guest.ok) return guest;
+  if (onSignedIn) onSignedIn(guest.data.account);
+  return postRecord(path, text);
+}
+
 // The step buttons' icons (drawn: not every font has the media-control characters).
 const ICONS = {
   first: "M3 2h2v12H3zM14 2v12L6 8z",
@@ -47,7 +59,8 @@ function OpenRecord({ onText, problem }) {
   return html`<section class="card replay-open">
     <h2>Replay a match</h2>
     <p>Open a match record (the file <code>meeple play --save</code> writes or a finished match's
-      "Download the record" gives) to step through it here. Nothing is stored on the server.</p>
+      "Download the record" gives) to step through it here. Nothing is stored on the server; if
+      you are not signed in, opening one signs you in as a guest.</p>
     <label class="file">Open a record file
       <input type="file" accept=".json,.jsonl,application/json" data-testid="record-file" onChange=${onChange} />
     </label>
@@ -206,8 +219,8 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
 }
 
 // The page: a finished match's replay (matchId), a record given (record: text or object), or
-// a file input to open one.
-export function ReplayPage({ matchId, record }) {
+// a file input to open one. onSignedIn(account): a guest was made to read a record file.
+export function ReplayPage({ matchId, record, onSignedIn }) {
   const [replay, setReplay] = useState(null);
   const [problem, setProblem] = useState(null);
   const [text, setText] = useState(record ? (typeof record === "string" ? record : JSON.stringify(record)) : null);
@@ -223,7 +236,7 @@ export function ReplayPage({ matchId, record }) {
       const query = seat === null ? "" : `?seat=${seat}`;
       ask = api("GET", `/api/matches/${encodeURIComponent(matchId)}/replay${query}`);
     } else if (text !== null) {
-      ask = postRecord(`/api/replays${seat === null ? "" : `?seat=${seat}`}`, text);
+      ask = uploadRecord(`/api/replays${seat === null ? "" : `?seat=${seat}`}`, text, onSignedIn);
     } else {
       setReplay(null);
       return undefined;

@@ -1,6 +1,6 @@
 """What watching a ranked match's leavers costs each action: a seeded Manafields match played
 out through the master in-process (memory store, both seats connected), with and without a
-:class:`~meeple.server.ranked.LeaverWatch` attached, interleaved (A B B A ...), CPU time per
+:class:`~meeple.server.modes.ranked.LeaverWatch` attached, interleaved (A B B A ...), CPU time per
 action, medians.
 
     .venv/bin/python scripts/bench_leaver_watch.py [rounds]
@@ -16,9 +16,9 @@ import time
 
 import meeple.games  # noqa: F401 (registers the games)
 from meeple.core import load_game
-from meeple.server.master import MatchMaster
-from meeple.server.ranked import LeaverWatch
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.master import MatchMaster
+from meeple.server.modes.ranked import LeaverWatch
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 
 
 class Seat:

@@ -26,9 +26,9 @@ import orjson
 
 import meeple.games  # noqa: F401  (registers the games)
 from meeple.core import load_game
-from meeple.server.bots import BotRunner
-from meeple.server.master import MatchMaster
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.bots import BotRunner
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 
 
 class Sink:

@@ -35,7 +35,7 @@ from websockets.exceptions import ConnectionClosed
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
-from meeple.server.protocol import ERROR_CODES, MATCH_OVER, STORE_FAILED
+from meeple.server.live.protocol import ERROR_CODES, MATCH_OVER, STORE_FAILED
 from tests.server.conftest import Client, Server, Socket, sqlite_server
 from tests.server.test_hidden_frames import Checker, stored
 

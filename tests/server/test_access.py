@@ -25,7 +25,7 @@ import pytest
 import uvicorn
 from websockets.exceptions import ConnectionClosed
 
-from meeple.server.app import create_app
+from meeple.server.http.app import create_app
 from meeple.server.settings import Settings
 from tests.server.conftest import Client, Server, Socket, free_port
 
@@ -302,7 +302,7 @@ def chatty(tmp_path: Path) -> Iterator[tuple[str, _Everything]]:
         log_config=None,
         log_level="debug",
         access_log=True,
-        ws="meeple.server.routes.live:SocketProtocol",
+        ws="meeple.server.http.routes.live:SocketProtocol",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)

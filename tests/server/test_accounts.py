@@ -9,7 +9,7 @@ import httpx
 import sqlalchemy as sa
 from alembic import command
 
-from meeple.server.db import alembic_config
+from meeple.server.store.db import alembic_config
 from tests.server.conftest import Client, Server
 
 

@@ -15,8 +15,8 @@ import httpx
 import meeple.games  # noqa: F401
 from meeple.ai import analyse
 from meeple.core import MatchRecord, load_game
-from meeple.server.bots import AnalysisJob, BotRunner
-from meeple.server.routes.analysis import LINE_VERSIONS, replay_steps
+from meeple.server.http.routes.analysis import LINE_VERSIONS, replay_steps
+from meeple.server.live.bots import AnalysisJob, BotRunner
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 

@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
-from meeple.server.bots import BotJob, BotRunner, decide
+from meeple.server.live.bots import BotJob, BotRunner, decide
 
 
 def _job(bot: str = "greedy") -> BotJob:

@@ -10,10 +10,10 @@ import random
 from dataclasses import replace
 
 from meeple.core import load_game
-from meeple.server.bots import BotRunner
-from meeple.server.master import MatchMaster
-from meeple.server.models import utcnow
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.bots import BotRunner
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.store.models import utcnow
 
 
 def _room(game_id: str, seats: int, options: dict, seed: int, seconds: int) -> StoredMatch:

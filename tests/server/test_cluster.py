@@ -29,9 +29,9 @@ from websockets.exceptions import ConnectionClosed
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
-from meeple.server.cluster import HELD_LOCKS, held_key, lock_key
-from meeple.server.master import MatchMaster
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.cluster.workers import HELD_LOCKS, held_key, lock_key
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 from tests.server.conftest import ROOT, Client, Server, Socket, free_port, run_pg
 from tests.server.test_ranked import member
 
@@ -803,7 +803,7 @@ def _space(database: str) -> str:
     """The Redis channel space of the server on ``database`` (as each worker names it)."""
     from sqlalchemy.ext.asyncio import create_async_engine  # noqa: PLC0415
 
-    from meeple.server.cluster import channel_space  # noqa: PLC0415
+    from meeple.server.cluster.workers import channel_space  # noqa: PLC0415
 
     engine = create_async_engine(database)
     try:
@@ -897,7 +897,7 @@ def test_a_forwarded_socket_is_marked_unanswered_while_its_match_has_no_master(
     an empty set of held locks, as after the master's worker died)."""
     from sqlalchemy.ext.asyncio import create_async_engine  # noqa: PLC0415
 
-    from meeple.server.cluster import Cluster, _Local  # noqa: PLC0415
+    from meeple.server.cluster.workers import Cluster, _Local  # noqa: PLC0415
 
     a, _ = workers
     host, guest = Client(a).guest("Host"), Client(a).guest("Guest")

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from meeple.server.daily import Daily
-from meeple.server.db import make_engine, migrate, sessions
-from meeple.server.models import DailyAttempt
-from meeple.server.repository import Accounts, SqlMatchStore
+from meeple.server.modes.daily import Daily
 from meeple.server.settings import Settings
-from meeple.server.store import SeatHolder, StoredMatch
+from meeple.server.store.db import make_engine, migrate, sessions
+from meeple.server.store.match_store import SeatHolder, StoredMatch
+from meeple.server.store.models import DailyAttempt
+from meeple.server.store.repository import Accounts, SqlMatchStore
 from tests.server.conftest import Client, Server
 from tests.server.test_live import play_out
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from meeple.server.app import create_app
-from meeple.server.bots import default_bot
+from meeple.server.http.app import create_app
+from meeple.server.live.bots import default_bot
 from meeple.server.settings import Settings
 from tests.server.conftest import Server
 

@@ -33,8 +33,8 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import Event, State, load_game
-from meeple.server.master import MatchMaster
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 from tests.server.conftest import Client, Server, Socket, sqlite_server
 
 pytestmark = pytest.mark.slow

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 import meeple.games  # noqa: F401
-import meeple.server.matches as matches_module
+import meeple.server.live.matches as matches_module
 from meeple.core import MatchRecord, load_game
-from meeple.server.bots import BotRunner, decide
-from meeple.server.master import INLINE_BOTS, MatchMaster
-from meeple.server.matches import Matches
-from meeple.server.repository import AccountRow
+from meeple.server.live.bots import BotRunner, decide
+from meeple.server.live.master import INLINE_BOTS, MatchMaster
+from meeple.server.live.matches import Matches
 from meeple.server.settings import Settings
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.store.repository import AccountRow
 
 
 class FakeConnection:

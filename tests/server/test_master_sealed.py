@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 import meeple.games  # noqa: F401
 from meeple.core import GameError, load_game
 from meeple.core.registry import registered
-from meeple.server.master import MatchMaster
-from meeple.server.routes.matches import summary
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.http.routes.matches import summary
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 
 GAMES = [(info.id, n) for info in registered() for n in range(info.min_seats, info.max_seats + 1)]
 SIMULTANEOUS = [

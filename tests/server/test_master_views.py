@@ -12,8 +12,8 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import JSON, Seat, State, load_game
-from meeple.server.master import MatchMaster
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.master import MatchMaster
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 
 
 class Connection:

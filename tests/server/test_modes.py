@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.server.modes import MODES, ModeError, check_table
+from meeple.server.modes.kinds import MODES, ModeError, check_table
 
 
 def test_custom_and_lan_tables_take_teams_and_the_host_s_timer() -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from meeple.server.db import make_engine, migrate, sessions
-from meeple.server.models import utcnow
-from meeple.server.repository import Accounts, SqlMatchStore
 from meeple.server.settings import Settings
-from meeple.server.store import SeatHolder, StaleWrite, StoredMatch
+from meeple.server.store.db import make_engine, migrate, sessions
+from meeple.server.store.match_store import SeatHolder, StaleWrite, StoredMatch
+from meeple.server.store.models import utcnow
+from meeple.server.store.repository import Accounts, SqlMatchStore
 
 
 def _match(match_id: str, account: int) -> StoredMatch:

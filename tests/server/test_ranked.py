@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from meeple.server.models import RankedLeaver
+from meeple.server.store.models import RankedLeaver
 from tests.server.conftest import BACKENDS, Client, Server, run_pg
 from tests.server.test_live import play_out
 

@@ -1,5 +1,5 @@
 """Who is a ranked leaver, in-process: the master of a ranked match with a memory store and a
-:class:`~meeple.server.ranked.LeaverWatch` attached, seats connected and cut off by hand.
+:class:`~meeple.server.modes.ranked.LeaverWatch` attached, seats connected and cut off by hand.
 
 "A leaver loses as last place" (issue 14): a leaver is a seat its bot took over whose player
 did not come back before the end; back before the end is no leaver, back after it changes
@@ -12,9 +12,9 @@ import random
 
 import meeple.games  # noqa: F401 (registers the games)
 from meeple.core import load_game
-from meeple.server.master import MatchMaster
-from meeple.server.ranked import LeaverWatch
-from meeple.server.store import MemoryMatchStore, SeatHolder, StoredMatch
+from meeple.server.live.master import MatchMaster
+from meeple.server.modes.ranked import LeaverWatch
+from meeple.server.store.match_store import MemoryMatchStore, SeatHolder, StoredMatch
 
 GRACE = 0.01
 

@@ -1,4 +1,4 @@
-"""How the ranked queue groups tickets (:func:`meeple.server.ranked.pairings`), on times the
+"""How the ranked queue groups tickets (:func:`meeple.server.modes.ranked.pairings`), on times the
 test gives: the same game, seats and options only; near ratings first; ranges that widen;
 two accounts that met as often today as they may are not put together again."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from meeple.server.ranked import BASE_RANGE, WIDEN_PER_SECOND, Ticket, pair_key, pairings
-from meeple.server.repository import AccountRow
+from meeple.server.modes.ranked import BASE_RANGE, WIDEN_PER_SECOND, Ticket, pair_key, pairings
+from meeple.server.store.repository import AccountRow
 
 START = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from meeple.server.ratelimit import Counts, Limit, RateLimited
+from meeple.server.http.ratelimit import Counts, Limit, RateLimited
 from tests.server.conftest import Server, sqlite_server
 
 

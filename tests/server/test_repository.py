@@ -10,12 +10,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from meeple.server.auth import token_hash
-from meeple.server.db import make_engine, migrate, sessions
-from meeple.server.models import Base, utcnow
-from meeple.server.repository import Accounts, SqlMatchStore
 from meeple.server.settings import Settings
-from meeple.server.store import SeatHolder, StaleWrite, StoredMatch
+from meeple.server.store.accounts import token_hash
+from meeple.server.store.db import make_engine, migrate, sessions
+from meeple.server.store.match_store import SeatHolder, StaleWrite, StoredMatch
+from meeple.server.store.models import Base, utcnow
+from meeple.server.store.repository import Accounts, SqlMatchStore
 
 
 def test_the_default_database_is_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
     try:
         import uvicorn  # noqa: PLC0415  (an optional extra)
 
-        from meeple.server.app import create_app  # noqa: PLC0415
+        from meeple.server.http.app import create_app  # noqa: PLC0415
         from meeple.server.settings import Settings  # noqa: PLC0415
     except ImportError as error:
         raise fail(f"the server needs its extra: pip install 'meeple[server]' ({error})") from error
@@ -80,7 +80,7 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
     served: dict[str, Any] = {
         "host": host,
         "port": port,
-        "ws": "meeple.server.routes.live:SocketProtocol",
+        "ws": "meeple.server.http.routes.live:SocketProtocol",
         # websockets' own limits: a longer message closes with 1009; a client that answers
         # no ping within the timeout is closed with 1011 (docs/security.md).
         "ws_max_size": settings.max_message_bytes,
@@ -101,14 +101,14 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
         os.environ[f"MEEPLE_{name.upper()}"] = (
             value if isinstance(value, str) else json.dumps(value)
         )
-    uvicorn.run("meeple.server.app:create_app", factory=True, workers=workers, **served)
+    uvicorn.run("meeple.server.http.app:create_app", factory=True, workers=workers, **served)
 
 
 def _http_bounds(settings: Any) -> dict[str, Any]:
     """uvicorn's HTTP settings from ours (docs/security.md, "Bounded HTTP"): its h11
     protocol with meeple's connection caps and header deadline, its keep-alive timeout
     and header size limit. The open-file limit is raised first, so the cap fits under it."""
-    from meeple.server.guard import (  # noqa: PLC0415  (the server extra)
+    from meeple.server.http.guard import (  # noqa: PLC0415  (the server extra)
         ConnectionLimits,
         GuardedHttp,
         raise_open_file_limit,
@@ -117,7 +117,7 @@ def _http_bounds(settings: Any) -> dict[str, Any]:
     raise_open_file_limit()
     GuardedHttp.limits = ConnectionLimits.of(settings)
     return {
-        "http": "meeple.server.guard:GuardedHttp",
+        "http": "meeple.server.http.guard:GuardedHttp",
         "timeout_keep_alive": settings.keep_alive_seconds,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
     }

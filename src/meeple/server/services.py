@@ -7,15 +7,15 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from meeple.server.auth import token_hash
-from meeple.server.bots import BotRunner
-from meeple.server.daily import Daily
-from meeple.server.db import make_engine, migrate, sessions
-from meeple.server.matches import Matches
-from meeple.server.ranked import Ranked
-from meeple.server.repository import AccountRow, Accounts, SqlMatchStore
-from meeple.server.rooms import Rooms
+from meeple.server.live.bots import BotRunner
+from meeple.server.live.matches import Matches
+from meeple.server.modes.daily import Daily
+from meeple.server.modes.ranked import Ranked
+from meeple.server.modes.rooms import Rooms
 from meeple.server.settings import Settings
+from meeple.server.store.accounts import token_hash
+from meeple.server.store.db import make_engine, migrate, sessions
+from meeple.server.store.repository import AccountRow, Accounts, SqlMatchStore
 
 FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default: 10)."""
@@ -55,7 +55,7 @@ class Services:
         """Connect, migrate the database to the newest schema, rebuild live matches."""
         engine = make_engine(settings)
         if settings.redis_url:
-            from meeple.server.cluster import migrate_alone  # noqa: PLC0415 (redis, if asked)
+            from meeple.server.cluster.workers import migrate_alone  # noqa: PLC0415 (redis, if asked)
 
             await migrate_alone(engine)
         else:
@@ -65,7 +65,7 @@ class Services:
         bots = BotRunner(settings.bot_workers, queue=settings.bot_queue)
         cluster = None
         if settings.redis_url:
-            from meeple.server.cluster import Cluster  # noqa: PLC0415 (redis: only when asked)
+            from meeple.server.cluster.workers import Cluster  # noqa: PLC0415 (redis: only when asked)
 
             cluster = Cluster(engine, settings.redis_url, settings.claim_seconds)
         matches = Matches(store, bots, settings, cluster)

@@ -1,6 +1,6 @@
 """The server's settings, read from ``MEEPLE_*`` environment variables or given in code.
 
-Nothing is built from them at import time: :func:`meeple.server.app.create_app` takes a
+Nothing is built from them at import time: :func:`meeple.server.http.app.create_app` takes a
 :class:`Settings` and builds the database engine, the bot runner and the matches from it.
 """
 
@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     ping_timeout_seconds: float = Field(
         default=20.0, gt=0, description="How long a ping waits for its pong (then 1011)."
     )
-    # -- abuse limits (meeple.server.ratelimit): over them a request gets 429 and Retry-After
+    # -- abuse limits (meeple.server.http.ratelimit): over them a request gets 429 and Retry-After
     login_per_minute: float = Field(
         default=10.0, gt=0, description="Logins and registrations one client address may try."
     )
@@ -154,7 +154,7 @@ class Settings(BaseSettings):
         "analyses are refused (503, Retry-After); live moves are always queued.",
     )
     # -- end of the abuse limits
-    # -- bounded HTTP and browser safety (meeple.server.guard, docs/security.md)
+    # -- bounded HTTP and browser safety (meeple.server.http.guard, docs/security.md)
     max_body_bytes: int = Field(
         default=1 << 20, ge=1024, description="The largest request body (413 past it)."
     )

@@ -1,0 +1,2 @@
+"""Many workers: claims of matches, leases, and frames forwarded between workers over
+Redis."""

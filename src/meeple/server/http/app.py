@@ -1,0 +1,145 @@
+"""The app factory: ``create_app(settings)`` builds the FastAPI app; nothing is built at import.
+
+On startup the app opens the database, migrates it to the newest schema, starts the bot
+runner and rebuilds every match still being played; on shutdown it closes them.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from meeple.server.http.guard import Guard
+from meeple.server.http.routes import (
+    accounts,
+    analysis,
+    daily,
+    games,
+    live,
+    matches,
+    ranked,
+    rooms,
+    stream,
+)
+from meeple.server.http.routes import tutorial as tutorials
+from meeple.server.modes.rooms import RoomError
+from meeple.server.services import Services
+from meeple.server.settings import Settings
+from meeple.web import STATIC_DIR
+
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "title": "Refusal",
+    "type": "object",
+    "required": ["detail"],
+    "properties": {
+        "detail": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string", "examples": ["request/invalid"]},
+                "message": {"type": "string"},
+            },
+        }
+    },
+}
+"""A refused request's body: ``{"detail": {"code", "message"}}`` (a request field of the
+wrong shape or type answers 422 with the code ``request/invalid``)."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server as an ASGI app, for uvicorn or any ASGI server."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = await Services.open(settings)
+        app.state.services = services
+        announcer = None
+        if settings.lan:
+            from meeple.server.modes.lan import Announcer  # noqa: PLC0415 (only with --lan)
+
+            name = settings.lan_name or f"meeple on {socket.gethostname()[:40]} {settings.port}"
+            announcer = Announcer(name, settings.host, settings.port, settings.lan_interfaces)
+            await announcer.start()
+        try:
+            yield
+        finally:
+            if announcer is not None:
+                await announcer.stop()
+            await services.close()
+            limits = getattr(app.state, "limits", None)
+            if limits is not None:
+                await limits.counts.close()
+
+    # Swagger UI loads its script from a CDN: off unless asked for (docs/security.md).
+    app = FastAPI(
+        title="meeple",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url=None,
+    )
+    app.add_middleware(Guard, settings=settings)
+
+    @app.exception_handler(RoomError)
+    async def room_refused(request: Request, refusal: RoomError) -> JSONResponse:
+        """Every route's refused room request, in the shape of the other REST refusals."""
+        detail = {"code": refusal.code, "message": refusal.message}
+        return JSONResponse({"detail": detail}, status_code=refusal.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def request_refused(request: Request, refusal: RequestValidationError) -> JSONResponse:
+        """A body, query or path field of the wrong shape: the same ``{code, message}`` as
+        every other refusal, naming each field and what was wrong with it."""
+        problems = [
+            f"{'.'.join(str(part) for part in problem.get('loc', ()))}: {problem.get('msg', '')}"
+            for problem in refusal.errors()[:5]
+        ]
+        detail = {"code": "request/invalid", "message": "; ".join(problems)[:500]}
+        return JSONResponse({"detail": detail}, status_code=422)
+
+    describe = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description, its 422 answer in the shape ``request_refused`` gives."""
+        schema = describe()
+        found = schema.get("components", {}).get("schemas", {})
+        if "HTTPValidationError" in found:
+            found["HTTPValidationError"] = REFUSAL_SCHEMA
+            found.pop("ValidationError", None)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    app.include_router(accounts.router)
+    app.include_router(games.router)
+    app.include_router(matches.router)
+    app.include_router(rooms.router)
+    app.include_router(stream.router)
+    app.include_router(live.router)
+    app.include_router(analysis.router)
+    app.include_router(ranked.router)
+    app.include_router(daily.router)
+    app.include_router(tutorials.router)
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Up, and whether this is a Wi-Fi server (the lobby then offers Wi-Fi rooms)."""
+        return {"ok": True, "lan": settings.lan}
+
+    # The browser client: one page whose modules live under /static (docs/web.md). Its own
+    # routes are fragments (/#/match/ID), so the server needs no fallback route.
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    return app

@@ -1,0 +1,126 @@
+"""The guided first match over REST: each game's tutorial steps and a stateless check.
+
+``GET /api/tutorials/{game}`` gives the steps, each with the learner seat's view of its
+prepared position and the seat's legal actions there (with their notation).
+``POST /api/tutorials/{game}/check`` with ``{step, action}`` (an action id or its notation)
+answers ``{ok, message, view, legal, events, next}``: whether the action did what the step
+asks, the step's explanation or the engine's reason when it did not, and the position after it
+(the same position when it did not). Nothing is stored: every step's position is rebuilt
+from the game's data (a ``"previous"`` position after the step before's example).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter, status
+from pydantic import BaseModel, ConfigDict
+
+from meeple.core import Game, GameError, State
+from meeple.core.registry import kit_for, load_game
+from meeple.core.tutorial import InvalidTutorial, Tutorial, check_action, load_tutorial, step_state
+from meeple.core.types import Seat
+from meeple.server.http.deps import error
+
+router = APIRouter(prefix="/api/tutorials", tags=["tutorial"])
+
+
+class CheckBody(BaseModel):
+    """A learner's action at one step: its index and the action (id or notation)."""
+
+    model_config = ConfigDict(strict=True)
+    step: int
+    action: int | str
+
+
+@cache
+def _prepared(name: str) -> tuple[Game, Tutorial, tuple[State, ...]]:
+    """The game's tutorial with every step's position, built once (positions never change)."""
+    provide = kit_for(name).tutorial
+    if provide is None:
+        raise InvalidTutorial(f"{kit_for(name).games[-1].info.title} has no tutorial")
+    tutorial = load_tutorial(provide())
+    game = load_game(name, seats=tutorial.seats, options=tutorial.options)
+    states = tuple(step_state(game, tutorial, i) for i in range(len(tutorial.steps)))
+    return game, tutorial, states
+
+
+def _tutorial(name: str) -> tuple[Game, Tutorial, tuple[State, ...]]:
+    try:
+        return _prepared(kit_for(name).name)
+    except GameError as unknown:
+        raise error(status.HTTP_404_NOT_FOUND, unknown.code, str(unknown)) from None
+    except InvalidTutorial as missing:
+        raise error(status.HTTP_404_NOT_FOUND, "tutorial/none", str(missing)) from None
+
+
+def _legal(state: State, seat: Seat) -> list[dict[str, Any]]:
+    return [
+        {"id": action, "text": state.action_to_string(seat, action)}
+        for action in state.legal_actions(seat)
+    ]
+
+
+@router.get("/{game}")
+async def tutorial_steps(game: str) -> dict[str, Any]:
+    """The game's tutorial: every step with its text, its seat, its view and legal actions."""
+    rules, tutorial, states = await asyncio.to_thread(_tutorial, game)
+    return {
+        "game": rules.id,
+        "title": rules.info.title,
+        "seats": tutorial.seats,
+        "steps": [
+            {
+                "index": index,
+                **step.to_json(),
+                "view": state.view(step.seat),
+                "legal": _legal(state, step.seat),
+                "deciding": list(state.deciding_seats()),
+            }
+            for index, (step, state) in enumerate(zip(tutorial.steps, states, strict=True))
+        ],
+    }
+
+
+@router.post("/{game}/check")
+async def check(game: str, body: CheckBody) -> dict[str, Any]:
+    """Whether ``body.action`` does what step ``body.step`` asks; the position after it."""
+    rules, tutorial, states = await asyncio.to_thread(_tutorial, game)
+    if not 0 <= body.step < len(tutorial.steps):
+        raise error(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            "tutorial/step",
+            f"step {body.step} is not a step of this tutorial (0 to {len(tutorial.steps) - 1})",
+        )
+    step, state = tutorial.steps[body.step], states[body.step]
+    text = body.action if isinstance(body.action, str) else None
+    if text is None:
+        try:
+            text = state.action_to_string(step.seat, rules.coerce_action(body.action))
+        except GameError as refused:
+            return _answer(False, str(refused), step.seat, state, [], None)
+    done = check_action(rules, step, state, text)
+    following = body.step + 1 if done.ok and body.step + 1 < len(tutorial.steps) else None
+    events = [e.to_json() for e in done.events if e.visible_to(step.seat)]
+    return _answer(done.ok, done.message, step.seat, done.state, events, following)
+
+
+def _answer(  # noqa: PLR0917 (the answer's fields, in the order the JSON lists them)
+    ok: bool,
+    message: str,
+    seat: Seat,
+    state: State,
+    events: list[Any],
+    following: int | None,
+) -> dict[str, Any]:
+    return {
+        "ok": ok,
+        "message": message,
+        "view": state.view(seat),
+        "legal": _legal(state, seat),
+        "deciding": list(state.deciding_seats()),
+        "events": events,
+        "next": following,
+    }

@@ -1,1 +1,0 @@
-"""Alembic migrations of the server's database (applied by :func:`meeple.server.db.migrate`)."""

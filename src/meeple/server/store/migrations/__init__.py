@@ -1,0 +1,2 @@
+"""Alembic migrations of the server's database, applied by
+:func:`meeple.server.store.db.migrate`."""

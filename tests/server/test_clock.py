@@ -151,7 +151,7 @@ def test_a_player_away_past_the_grace_period_is_played_by_a_bot_until_returning(
         back = Watcher(first)
         await master.attach(back)
         assert back.frames[0]["away"] == []
-        assert watcher.frames[-1] == {"type": "presence", "away": []}
+        assert watcher.frames[-1] == {"type": "presence", "away": [], "leaving": []}
         # Returned: the seat is the person's again; the bot no longer plays it.
         while master.version < 6 and not master.over:
             for seat in master.state.deciding_seats():

@@ -50,6 +50,7 @@ from meeple.server.live.protocol import (
     ActionInfo,
     ClockOut,
     ErrorOut,
+    LeavingInfo,
     MissedOut,
     PingIn,
     PlayerInfo,
@@ -344,6 +345,8 @@ class MatchMaster:
             deadline=self._deadline_text(),
             turn_seconds=self.turn_seconds,
             away=sorted(self.presence.away),
+            leaving=self._leaving(),
+            grace_seconds=self.presence.grace_seconds,
             missed=missed,
             ref=ref,
         )
@@ -394,12 +397,20 @@ class MatchMaster:
             await self._went_away()
 
     async def _went_away(self) -> None:
+        """A grace period began or ended: everyone is told (a bot may now play a seat)."""
         if not self.over:
             await self._presence()
             self.wake_bots()
 
+    def _leaving(self) -> list[LeavingInfo]:
+        return [
+            LeavingInfo(seat=seat, deadline=deadline.isoformat())
+            for seat, deadline in self.presence.leaving().items()
+        ]
+
     async def _presence(self) -> None:
-        text = PresenceOut(away=sorted(self.presence.away)).model_dump_json()
+        frame = PresenceOut(away=sorted(self.presence.away), leaving=self._leaving())
+        text = frame.model_dump_json()
         await asyncio.gather(*(self._send(c, text) for c in list(self.connections)))
 
     async def receive(self, connection: Connection, text: str | bytes) -> None:

@@ -186,11 +186,21 @@ class ClockOut(_Out):
     turn_seconds: float | None
 
 
+class LeavingInfo(_Out):
+    """A seat whose player has no connection, in its grace period: at ``deadline`` (ISO 8601,
+    UTC) the seat is away and a bot plays it, unless the player is back before."""
+
+    seat: int
+    deadline: str
+
+
 class PresenceOut(_Out):
-    """Which seats are away: disconnected past the grace period and played by a bot."""
+    """Which seats are away (disconnected past the grace period and played by a bot) and
+    which are leaving (disconnected, the grace period running, with its deadline)."""
 
     type: Literal["presence"] = "presence"
     away: list[int]
+    leaving: list[LeavingInfo] = Field(default_factory=list)
 
 
 class MissedOut(_Out):
@@ -217,6 +227,8 @@ class SnapshotOut(_Out):
     deadline: str | None = None
     turn_seconds: float | None = None
     away: list[int] = Field(default_factory=list)
+    leaving: list[LeavingInfo] = Field(default_factory=list)
+    grace_seconds: float | None = None
     missed: list[MissedOut] = Field(default_factory=list)
     ref: str | None = None
 

@@ -61,6 +61,16 @@ def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> N
     (entry,) = board
     assert entry["account"] == one.account["id"] and entry["turns"] > 0 and entry["rank"] == 1
     assert entry["place"] in (1, 2) and entry["won"] == (entry["place"] == 1)
+    # A second visit says at once what each played: one's result and rank, two's unfinished.
+    played = _ok(one.get("/api/daily/maatatahay"))["played"]
+    assert played == {"match": first["id"], "over": True, "of": 1} | {
+        key: entry[key] for key in ("rank", "place", "won", "score", "turns")
+    }
+    assert _ok(two.get("/api/daily/maatatahay"))["played"] == {
+        "match": other["id"],
+        "over": False,
+        "of": 1,
+    }
     # Today's attempt is private: no record (it holds the seed), no replay but its player's.
     for client in (one, two):
         refused = client.get(f"/api/matches/{first['id']}/record")
@@ -71,7 +81,7 @@ def test_the_daily_is_the_same_for_everyone_and_scored_once(server: Server) -> N
     # The same challenge after a restart, from the same kept secret.
     seed_before = _ok(one.get("/api/daily/maatatahay", params={"date": yesterday}))["seed"]
     server.restart()
-    assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0} == challenge
+    assert _ok(two.get("/api/daily/maatatahay")) | {"streak": 0, "played": None} == challenge
     assert _ok(one.get("/api/daily/maatatahay", params={"date": yesterday}))["seed"] == seed_before
     again = two.post("/api/daily/maatatahay")
     assert again.status_code == 409 and again.json()["detail"]["code"] == "daily/played"

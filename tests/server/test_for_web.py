@@ -1,6 +1,6 @@
 """What the browser client asks of the server beyond the match interface: the lobby learns
 from ``GET /api/health`` whether the server is a Wi-Fi one (it then offers Wi-Fi rooms), and
-from ``GET /api/bots`` which bot a seat gets unless told."""
+from ``GET /api/bots`` which bot a seat gets unless told and the ladder a form offers."""
 
 from __future__ import annotations
 
@@ -49,3 +49,17 @@ def test_the_bots_name_the_default_a_seat_gets(tmp_path: Path) -> None:
     bots = _get(Settings(data_dir=tmp_path), "/api/bots").json()
     assert bots["default"] == default_bot()
     assert bots["default"] in bots["bots"]
+
+
+def test_the_bots_ladder_is_offered_weakest_first_without_other_games_names(
+    tmp_path: Path,
+) -> None:
+    """A form offers the ladder: every name a bot the server seats, each with its strength,
+    no game's earlier name of its heuristic bot (``maiterra-heuristic`` for Maatatahay), and
+    a solo form starts at an easy level, not the default."""
+    bots = _get(Settings(data_dir=tmp_path), "/api/bots").json()
+    names = [step["bot"] for step in bots["ladder"]]
+    assert set(names) <= set(bots["bots"]) and "maiterra-heuristic" not in names
+    assert names[0] == "random" and names[-1] == "mcts-expert"
+    assert [step["label"] for step in bots["ladder"]][:2] == ["Beginner", "Easy"]
+    assert bots["first_match"] == "greedy" and bots["first_match"] != bots["default"]

@@ -236,17 +236,22 @@ class Daily:
         return await self.matches.begin(match), scored
 
     async def _not_played(self, account: AccountRow, game_id: str, day: date) -> None:
+        done = await self.scored_attempt(account.id, game_id, day)
+        if done is not None:
+            raise _played(game_id, done)
+
+    async def scored_attempt(self, account_id: int, game_id: str, day: date) -> str | None:
+        """The match of the account's scored attempt at a day's Daily, if it made one."""
         async with self.sessions() as session:
-            done = await session.scalar(
+            found = await session.scalar(
                 select(DailyAttempt.match_id).where(
-                    DailyAttempt.account_id == account.id,
+                    DailyAttempt.account_id == account_id,
                     DailyAttempt.game_id == game_id,
                     DailyAttempt.day == day.isoformat(),
                     DailyAttempt.scored,
                 )
             )
-        if done is not None:
-            raise _played(game_id, done)
+        return None if found is None else str(found)
 
     async def private_until_day_ends(self, match_id: str) -> int | None:
         """The account whose attempt a match is, while it is an attempt at a Daily whose

@@ -62,6 +62,19 @@ def _row(account: Account) -> AccountRow:
     return AccountRow(account.id, account.name, account.display_name, account.kind)
 
 
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """A match in an account's list: the seat it holds there, and the kind of table and
+    the outcome as stored (no match loaded)."""
+
+    id: str
+    game_id: str
+    status: str
+    seat: int
+    mode: str
+    outcome: dict[str, Any] | None
+
+
 class NameTaken(Exception):
     """An account already has that login name."""
 
@@ -523,16 +536,18 @@ class SqlMatchStore:
             )
             return int(found or 0)
 
-    async def matches_of(self, account_id: int) -> list[tuple[str, str, str, int]]:
-        """(match id, game id, status, seat) of every match the account sits in, newest first."""
+    async def matches_of(self, account_id: int) -> list[MatchLine]:
+        """Every match the account sits in, newest first, as the lobby lists it."""
         async with self._sessions() as session:
             rows = await session.execute(
-                select(Match.id, Match.game_id, Match.status, MatchSeat.seat)
+                select(
+                    Match.id, Match.game_id, Match.status, MatchSeat.seat, Match.mode, Match.outcome
+                )
                 .join(MatchSeat, MatchSeat.match_id == Match.id)
                 .where(MatchSeat.account_id == account_id)
                 .order_by(Match.created_at.desc())
             )
-            return [(row[0], row[1], row[2], row[3]) for row in rows]
+            return [MatchLine(*row) for row in rows]
 
     async def _load(self, session: AsyncSession, match: Match) -> StoredMatch:
         holders = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
@@ -26,14 +27,33 @@ async def challenge(
     game: str, account: MaybeAccountDep, services: ServicesDep, date: DateQuery = None
 ) -> dict[str, Any]:
     """The day's challenge (seats, options, the bots' level; its seed once the day is over)
-    and the caller's streak."""
+    and, for a signed-in caller, the streak and ``played``: the caller's scored attempt at
+    that day's Daily (null if none yet), so a second visit shows the result at once."""
     try:
-        data = await services.daily.challenge(game, parse_day(date))
+        day = parse_day(date)
+        data = await services.daily.challenge(game, day)
+        if account is not None:
+            data["streak"] = await services.daily.streak(account.id)
+            data["played"] = await _played_by(services, account.id, game, day)
     except DailyError as refused:
         raise error(refused.status, refused.code, refused.message) from None
-    if account is not None:
-        data["streak"] = await services.daily.streak(account.id)
     return data
+
+
+async def _played_by(
+    services: ServicesDep, account_id: int, game: str, day: date
+) -> dict[str, Any] | None:
+    """The account's scored attempt: its match, and once it is over its rank on the day's
+    leaderboard (of how many), its place in the match, whether it won, its score and turns."""
+    match = await services.daily.scored_attempt(account_id, game, day)
+    if match is None:
+        return None
+    board = await services.daily.leaderboard(game, day)
+    entry = next((e for e in board if e["account"] == account_id), None)
+    played: dict[str, Any] = {"match": match, "over": entry is not None, "of": len(board)}
+    if entry is not None:
+        played.update({key: entry[key] for key in ("rank", "place", "won", "score", "turns")})
+    return played
 
 
 @router.post("/{game}", status_code=status.HTTP_201_CREATED)

@@ -88,22 +88,39 @@ async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) 
 
 @router.get("")
 async def my_matches(account: AccountDep, services: ServicesDep) -> list[dict[str, Any]]:
-    """The caller's matches and rooms, newest first: each with its seat and, while it is
-    played, whether it is the caller's turn (the "your turn" list of matches over days).
-    Finished matches and waiting rooms come as a line each, without loading them."""
+    """The caller's matches and rooms, newest first: each with its seat, its kind of table
+    (``mode``) and, while it is played, whether it is the caller's turn (the "your turn" list
+    of matches over days). Finished matches and waiting rooms come as a line each, without
+    loading them; a finished one says how it ended for the caller (``result``: ``won``,
+    ``lost`` or ``drew``)."""
     found = []
-    for match_id, game, state, seat in await services.store.matches_of(account.id):
-        if state == "playing":
-            master = await services.matches.get(match_id)
+    for line in await services.store.matches_of(account.id):
+        if line.status == "playing":
+            master = await services.matches.get(line.id)
             if master is not None:
-                data = summary(master, seat)
-                data["your_turn"] = seat in master.state.deciding_seats()
+                data = summary(master, line.seat)
+                data["your_turn"] = line.seat in master.state.deciding_seats()
                 found.append(data)
                 continue
-        found.append(
-            {"id": match_id, "game": game, "status": state, "seat": seat, "your_turn": False}
-        )
+        data = {
+            "id": line.id,
+            "game": line.game_id,
+            "status": line.status,
+            "seat": line.seat,
+            "mode": line.mode,
+            "your_turn": False,
+        }
+        if line.outcome is not None:
+            data["result"] = result_for(line.outcome, line.seat)
+        found.append(data)
     return found
+
+
+def result_for(outcome: dict[str, Any], seat: int) -> str:
+    """How a finished match ended for a seat: ``won``, ``lost`` or ``drew``."""
+    if outcome.get("draw"):
+        return "drew"
+    return "won" if seat in (outcome.get("winners") or []) else "lost"
 
 
 async def _find(services: ServicesDep, match_id: str) -> MatchMaster:

@@ -71,18 +71,26 @@ def queue_count(page: Page) -> int:
     return int(text.split("/")[0])
 
 
+def start_marching(page: Page) -> bool:
+    """Press the selected field's "March: pick the field on the map", if it has one."""
+    button = board(page).get_by_role("button", name="March: pick the field on the map")
+    if not button.count():
+        return False
+    button.click()
+    return page.locator(".mt-field[data-mode=target]").count() > 0
+
+
 def queue_a_march(page: Page) -> bool:
-    """Select a stack of ours that can march, then click a highlighted target."""
+    """Select a stack of ours that can march, ask to march, click a highlighted target and
+    press the order it shows."""
     stacks = page.locator(".mt-field[data-mode=active]:has(.mt-army[data-seat='0'])")
     for index in range(stacks.count()):
         stacks.nth(index).click()
-        targets = page.locator(".mt-field[data-mode=target]")
-        if targets.count():
+        if start_marching(page):
+            targets = page.locator(".mt-field[data-mode=target]")
             before = queue_count(page)
             targets.first.click()
-            chooser = page.locator(".mt-choose button").first
-            if chooser.is_visible():
-                chooser.click()
+            page.locator(".mt-choose button[data-order]").first.click()
             expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text(
                 f"{before + 1} /", timeout=WAIT
             )
@@ -98,12 +106,10 @@ def queue_a_claim(page: Page) -> bool:
     for index in range(stacks.count()):
         stacks.nth(index).click()
         free = page.locator(".mt-field[data-mode=target][data-owner='']")
-        if free.count():
+        if start_marching(page) and free.count():
             name = free.first.get_attribute("data-field")
             free.first.click()
-            chooser = page.locator(".mt-choose button").first
-            if chooser.is_visible():
-                chooser.click()
+            page.locator(".mt-choose button[data-order]").first.click()
             page.locator(f".mt-field[data-field='{name}']").click()
             claim = page.locator(
                 f".mt-orders button.mt-order:not(.mt-unavailable)[data-order='claim {name}']"
@@ -349,13 +355,12 @@ def _reach(page: Page, text: str) -> None:
         button = page.locator(f".mt-parts button[data-part={part}]")
         if button.count():
             button.click()
+        board(page).get_by_role("button", name="March: pick the field on the map").click()
         col, row = FILES.index(words[1][0]), int(words[1][1]) - 1
         for direction in words[2].split("-"):
             col, row = step(col, row, DIRECTIONS.index(direction))
         field(f"{FILES[col]}{row + 1}")
-        chooser = page.locator(f".mt-choose button[data-order='{text}']")
-        if chooser.count():
-            chooser.click()
+        page.locator(f".mt-choose button[data-order='{text}']").click()
     elif verb in ("claim", "build", "train", "sell"):
         field(words[-1])
         page.locator(f".mt-orders button[data-order='{text}']").click()

@@ -1,9 +1,10 @@
 // Maiterra's board: Lakeland's hex fields (terrain, lakes, owners, buildings, stacks), the
 // house pick and the draft, this seat's sealed order queue, stores, cards, the bank and every
-// seat's standing. Orders are built by clicking: a field, then a highlighted target (or a
-// button in the field's panel); the notation of what will be played is always shown, and a
-// click that fits no legal order says why (locally, or by sending the notation and showing
-// the server's reason). See docs/rules/maiterra.md and docs/notation.md#maiterra.
+// seat's standing. Orders are built by clicking: a click on a field selects it (never queues
+// anything), and its panel holds its orders as buttons. A march is its own act: a button
+// with its notation, or "March on the map", whose target shows the order to queue before it
+// is queued. A click that fits no legal order says why (locally, or by sending the notation
+// and showing the server's reason). See docs/rules/maiterra.md and docs/notation.md#maiterra.
 
 import { html, useState, useEffect, useMemo, useCallback, useRef } from "../vendor/preact-htm.js";
 import { loadStylesheet } from "../styles.js";
@@ -409,7 +410,9 @@ export default function Board(props) {
   const submit = props.submit;
   const [selected, setSelected] = useState(null);
   const [part, setPart] = useState("all");
-  const [pending, setPending] = useState(null); // {type: "card", card} | {type: "prospect"} | {type: "choose", options}
+  // {type: "card", card} | {type: "prospect"} | {type: "march"} (picking a march's target on
+  // the map) | {type: "choose", to, options} (the target's orders, shown before one is queued)
+  const [pending, setPending] = useState(null);
   const [hover, setHover] = useState(null);
   const [note, setNote] = useState(null); // {text, kind}
   const [busy, setBusy] = useState(false);
@@ -529,25 +532,42 @@ export default function Board(props) {
   const cardTargets = pending && pending.type === "card"
     ? new Map(orders.filter((o) => o.kind === "play" && o.card === pending.card && o.field).map((o) => [o.field, o]))
     : null;
-  const marchTargets = selected && phase === "plan" && !cardTargets ? targetsFrom(selected) : new Map();
+  const marching = Boolean(pending && (pending.type === "march" || pending.type === "choose"));
+  const marchTargets = selected && phase === "plan" && marching ? targetsFrom(selected) : new Map();
   const drafts = new Map(orders.filter((o) => o.kind === "draft").map((o) => [o.field, o]));
 
   const modeOf = (name) => {
     if (cardTargets) return cardTargets.has(name) ? "target" : null;
     if (phase === "draft") return drafts.has(name) ? "target" : null;
     if (selected === name) return "selected";
-    if (marchTargets.has(name)) return "target";
-    if (!selected && phase === "plan" && (marchesFrom(name).length || fieldOrders(name).length)) return "active";
+    if (marching) return marchTargets.has(name) ? "target" : null;
+    if (phase === "plan" && (marchesFrom(name).length || fieldOrders(name).length)) return "active";
     return null;
   };
 
   const hintOf = (name) => {
     if (cardTargets && cardTargets.has(name)) return `click: ${cardTargets.get(name).text}`;
     if (phase === "draft" && drafts.has(name)) return `click: ${drafts.get(name).text}`;
-    if (marchTargets.has(name)) return `click: ${marchTargets.get(name).map((o) => o.text).join(" or ")}`;
+    if (marchTargets.has(name)) return `march target: ${marchTargets.get(name).map((o) => o.text).join(" or ")}`;
     if (selected === name) return "selected; click again to let go";
-    if (phase === "plan" && (marchesFrom(name).length || fieldOrders(name).length)) return "click to give it orders";
+    if (phase === "plan" && (marchesFrom(name).length || fieldOrders(name).length)) return "click to select it and see its orders";
     return "";
+  };
+
+  // The confirmation's "select it instead": a field of yours is selected, never marched to by a click.
+  const selectable = (name) => {
+    const field = fields.get(name);
+    return Boolean(field && (field.owner === seat || marchesFrom(name).length || fieldOrders(name).length));
+  };
+  const selectInstead = (name) => {
+    setPending(null);
+    setSelected(name);
+    setNote(null);
+  };
+  const setMarching = (on) => {
+    setPending(on ? { type: "march" } : null);
+    if (on) tell(`March from ${selected}: click a dashed field on the map, then check the order (Escape cancels).`);
+    else setNote(null);
   };
 
   const whoDecides = () => listWords(deciding.filter((s) => s !== seat).map((s) => seatName(ctx, s))) || "nobody";
@@ -578,28 +598,20 @@ export default function Board(props) {
       if (cardTargets.has(name)) return play(cardTargets.get(name));
       return explain(`play ${pending.card} ${name}`);
     }
-    if (selected && selected !== name) {
+    // Picking a march's target: a click shows the order(s) it would queue; nothing is queued
+    // until one of them is pressed.
+    if (marching && selected && selected !== name) {
       const options = marchTargets.get(name) || [];
-      if (options.length === 1) return play(options[0]);
-      if (options.length > 1) {
+      if (options.length) {
         setPending({ type: "choose", to: name, options });
-        return tell(`Several orders lead from ${selected} to ${name}: choose one (Escape cancels).`);
+        return tell(`March from ${selected} to ${name}: press ${options.length > 1 ? "one of " : ""}`
+          + `${options.map((o) => o.text).join(" or ")} to queue it (Escape cancels).`);
       }
-      if (field && (marchesFrom(name).length || fieldOrders(name).length)) {
-        setPending(null);
-        setSelected(name);
-        return setNote(null);
-      }
+      if (selectable(name)) return selectInstead(name);
       const direction = directionTo(selected, name);
-      if (marchesFrom(selected).length && direction) {
-        return explain(`march ${selected} ${direction}${activePart === "all" ? "" : ` ${activePart}`}`);
-      }
+      if (direction) return explain(`march ${selected} ${direction}${activePart === "all" ? "" : ` ${activePart}`}`);
       if (!field) return tell(`${name} is a lake: nobody stands on it or marches across it.`, "error");
-      if (marchesFrom(selected).length) {
-        return tell(`${name} is out of reach from ${selected}: a stack marches 1 field (cavalry 2).`, "error");
-      }
-      setSelected(name);
-      return tell(`No order fits ${name} now.`, "error");
+      return tell(`${name} is out of reach from ${selected}: a stack marches 1 field (cavalry 2).`, "error");
     }
     if (selected === name) {
       setSelected(null);
@@ -654,10 +666,12 @@ export default function Board(props) {
         ${phase === "draft" && html`<${DraftPanel} view=${view} ctx=${ctx} deciding_me=${deciding_me} />`}
         ${phase === "plan" && seat !== null && html`<${OrdersPanel} view=${view} queue=${queue} orders=${orders}
           deciding_me=${deciding_me} me=${me} whoDecides=${whoDecides} play=${play} pending=${pending}
-          cancel=${cancel} busy=${busy} readonly=${readonly} />`}
+          cancel=${cancel}
+          selectInstead=${pending && pending.type === "choose" && selectable(pending.to) ? selectInstead : null} busy=${busy} readonly=${readonly} />`}
         ${phase === "plan" && selected && html`<${FieldPanel} field=${fields.get(selected)} name=${selected}
           ctx=${ctx} seat=${seat} orders=${fieldOrders(selected)} marches=${marchesFrom(selected)}
-          parts=${stackParts(selected)} part=${activePart} setPart=${setPart} targets=${marchTargets}
+          parts=${stackParts(selected)} part=${activePart} setPart=${setPart} targets=${targetsFrom(selected)}
+          marching=${marching} setMarching=${setMarching}
           play=${play} explain=${explain} deciding_me=${deciding_me} cancel=${cancel} />`}
         ${phase === "plan" && me && html`<${CardsPanel} hand=${hand} orders=${orders} pending=${pending}
           setPending=${setPending} play=${play} tell=${tell} deciding_me=${deciding_me} />`}
@@ -774,7 +788,7 @@ function DraftPanel({ view, ctx, deciding_me }) {
   </section>`;
 }
 
-function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, pending, setPending, cancel, busy, readonly }) {
+function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, pending, cancel, selectInstead, busy, readonly }) {
   const end = orders.find((o) => o.kind === "end");
   const chooser = useRef(null);
   // A choice between several orders takes the keyboard's focus (Escape cancels it).
@@ -787,10 +801,12 @@ function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, p
     ${queue.length ? html`<ol class="mt-queue" data-testid="maiterra-queue">${queue.map((q) => html`<li><code>${q}</code></li>`)}</ol>`
       : html`<p class="mt-small" data-testid="maiterra-queue">No orders yet: click a field of yours, then a target or a button.</p>`}
     <p class="mt-small">Orders are sealed and cannot be taken back; they resolve when every seat has ended the turn.</p>
-    ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Choose an order" ref=${chooser}>
-      <p>Choose what to play:</p>
-      ${pending.options.map((o) => html`<button data-order=${o.text} onClick=${() => play(o)}><code>${o.text}</code>
+    ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Queue this order?" ref=${chooser}
+        data-testid="maiterra-confirm">
+      <p>To ${pending.to}: queue this order?</p>
+      ${pending.options.map((o) => html`<button data-order=${o.text} onClick=${() => play(o)}>Queue <code>${o.text}</code>
         <span class="mt-small">${o.kind === "pullback" ? " pull back (1 wood, moves first, never caught on the road)" : ""}</span></button>`)}
+      ${selectInstead && html`<button class="mt-quiet" data-select=${pending.to} onClick=${() => selectInstead(pending.to)}>Select ${pending.to} instead</button>`}
       <button class="mt-quiet" onClick=${cancel}>Cancel (Esc)</button>
     </div>`}
     ${deciding_me ? html`<button class="mt-end" disabled=${!end || busy || readonly} onClick=${() => end && play(end)}
@@ -799,7 +815,7 @@ function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, p
   </section>`;
 }
 
-function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setPart, targets, play, explain, deciding_me, cancel }) {
+function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setPart, targets, marching, setMarching, play, explain, deciding_me, cancel }) {
   if (!field) return null;
   const owner = field.owner;
   const mine = owner === seat;
@@ -852,10 +868,14 @@ function FieldPanel({ field, name, ctx, seat, orders, marches, parts, part, setP
           onClick=${() => setPart(p)}>${PART_WORDS[p]}</button>`)}
       </div>`}
       <p class="mt-small">${destinations.length
-        ? html`March ${PART_WORDS[part]}: click a dashed field on the map (${destinations.join(", ")}).`
+        ? html`March ${PART_WORDS[part]} to ${destinations.join(", ")}: press an order below, or`
         : "No march for this part now."}</p>
+      ${destinations.length > 0 && html`<button class="mt-order mt-march-mode" aria-pressed=${marching}
+          data-testid="maiterra-march" disabled=${!deciding_me}
+          onClick=${() => setMarching(!marching)}>${marching ? "Stop picking on the map" : "March: pick the field on the map"}</button>`}
       <div class="mt-dests">${destinations.map((to) => targets.get(to).map((o) => html`<button class="mt-order"
-          data-order=${o.text} onClick=${() => play(o)}><code>${o.text}</code></button>`))}</div>
+          data-order=${o.text} onClick=${() => play(o)} aria-label=${`queue ${o.text} (to ${to})`}><code>${o.text}</code>
+          <span class="mt-small">to ${to}</span></button>`))}</div>
     </div>`}
     ${buttons.length ? html`<div class="mt-orders">${buttons}</div>` : !marches.length && html`<p class="mt-small">No order for this field now.</p>`}
   </section>`;

@@ -9,9 +9,12 @@ the spectator), actions not legal now, versions ahead of the match, and reconnec
 
 Every frame must be answered on the socket that sent it, the socket stays open, and:
 
-- a refusal is a typed ``error`` frame (a known code, the match's version), and the match
-  is unchanged: the same version and the same snapshot for every socket;
-- an accepted action is acknowledged and every socket gets its update;
+- a refusal is a typed ``error`` frame (a known code, the version of the socket's audience),
+  and the match is unchanged: the same version and the same snapshot for every socket;
+- an accepted action is acknowledged (its seat's version one more); every other socket's
+  audience either gets its update (its version one more) or, where the action changed
+  nothing it may see (a Maiterra seat's sealed order, queued), gets no frame and keeps its
+  version and its snapshot (docs/protocol.md, "Versions");
 - the server keeps serving: a later valid action works, it answers over HTTP, and its log
   holds no traceback;
 - nothing of another seat's hidden state reached any socket: every frame is the seat's view
@@ -145,6 +148,8 @@ class Table:
         for who in (0, 1, "watch"):
             self.connect(who)
         self.accepted = 0
+        self.quiet = 0
+        """Other audiences an accepted action left as they were (sealed orders)."""
 
     def connect(self, who: int | str, since: int | None = None) -> None:
         client = self.people[2 if who == "watch" else int(who)]
@@ -173,9 +178,10 @@ class Table:
                 checker.check(None if who == "watch" else int(who), frame)
         assert checker.frames_checked > 0
 
-    @property
-    def version(self) -> int:
-        return int(self.seen[0]["version"])
+    def version(self, who: int | str) -> int:
+        """The version ``who``'s audience last saw (each seat and the spectators count
+        their own)."""
+        return int(self.seen[who]["version"])
 
     @property
     def over(self) -> bool:
@@ -197,7 +203,7 @@ class Table:
             if found is not None:
                 seat, legal = found
                 action = legal[step[1] % len(legal)]
-                message = {"type": "action", "action": action["id"], "version": self.version}
+                message = {"type": "action", "action": action["id"], "version": self.version(seat)}
                 self.send(seat, {**message, "ref": "valid"}, must_refuse=False, must_accept=True)
         elif kind in ("text", "bytes"):
             self.send(step[1], step[2])
@@ -208,7 +214,7 @@ class Table:
         elif kind == "bad_action":
             found = self._deciding(step[1])
             if found is not None:
-                message = {"type": "action", "action": step[2], "version": self.version}
+                message = {"type": "action", "action": step[2], "version": self.version(found[0])}
                 self.send(found[0], message)
         elif kind == "oversized":
             self._oversized(step[1], step[2])
@@ -220,18 +226,19 @@ class Table:
                 seat, legal = found
                 taken = {item["id"] for item in legal}
                 action = next(a for a in range(step[1] % self.actions, 10**7) if a not in taken)
-                message = {"type": "action", "action": action, "version": self.version}
+                message = {"type": "action", "action": action, "version": self.version(seat)}
                 self.send(seat, message, must_refuse=True)
         elif kind == "ahead":
             found = self._deciding(step[1])
             if found is not None:
                 seat, legal = found
                 message = {"type": "action", "action": legal[0]["id"], "version": 0}
-                message["version"] = self.version + step[1]
+                message["version"] = self.version(seat) + step[1]
                 self.send(seat, message, must_refuse=True)
         elif kind == "reconnect":
             self.sockets[step[1]].close()
-            self.connect(step[1], since=random.Random(self.accepted).randint(0, self.version))
+            since = random.Random(self.accepted).randint(0, self.version(step[1]))
+            self.connect(step[1], since=since)
 
     def _oversized(self, who: int | str, size: int) -> None:
         """A message past ``max_message_bytes`` closes its socket with 1009 (RFC 6455): the
@@ -244,7 +251,7 @@ class Table:
                 socket.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, closed.value
         socket.close()
-        self.connect(who, since=self.version)
+        self.connect(who, since=self.version(who))
         self.check_unchanged()
 
     def _out_of_turn(self, pick: int, naming: bool) -> None:
@@ -256,7 +263,11 @@ class Table:
         action = legal[pick % len(legal)]["id"]
         others: list[int | str] = [s for s in (0, 1) if s != seat] + ["watch"]
         who = others[pick % len(others)]
-        message: dict[str, Any] = {"type": "action", "action": action, "version": self.version}
+        message: dict[str, Any] = {
+            "type": "action",
+            "action": action,
+            "version": self.version(who),
+        }
         if naming:
             message["seat"] = seat
         if who != "watch" and not naming and who in self.seen[0]["deciding"]:
@@ -273,7 +284,7 @@ class Table:
     ) -> None:
         """Send one frame and check its answer (and, after a refusal, that nothing changed)."""
         socket = self.sockets[who]
-        before = self.version
+        before = self.version(who)
         if isinstance(message, dict):
             parsed: Any = message
             socket.send(message)
@@ -294,7 +305,7 @@ class Table:
             assert not must_refuse and kind == "action" and who != "watch", (message, answer)
             assert answer["version"] == before + 1, answer
             self.accepted += 1
-            self.after_action(answer["version"], sender=who)
+            self.after_action(who)
         elif answer["type"] == "pong":
             assert kind == "ping" and not must_refuse and not must_accept, (message, answer)
         elif answer["type"] == "snapshot":
@@ -303,17 +314,44 @@ class Table:
         else:
             raise AssertionError(f"{message!r:.200} was answered {answer}")
 
-    def after_action(self, version: int, sender: int | str) -> None:
-        """Every other socket gets the update of ``version`` (the sender had it with its
-        ack); then each one's snapshot is noted."""
+    def after_action(self, sender: int | str) -> None:
+        """After ``sender``'s action was acknowledged (its update, one version more, came
+        with the ack): each other socket asks to resume from the version it last saw. Its
+        audience's version is then one more, and it got that update (before the snapshot or
+        just after: the updates go out concurrently), or it is the same, and then nothing
+        it may see changed: no update, the same snapshot. Each one's snapshot is noted."""
         for who, socket in self.sockets.items():
             if who == sender:
                 continue
-            update = socket.until("update")
-            assert "ack" not in update, (who, update)
-            assert update["version"] == version, (who, update)
-        for who in self.sockets:
-            self.seen[who] = self.resume(who, version)
+            old = self.version(who)
+            socket.send({"type": "resume", "since": old, "ref": "check"})
+            updates = []
+            frame = socket.recv()
+            while frame["type"] == "update":
+                updates.append(frame)
+                frame = socket.recv()
+            assert frame["type"] == "snapshot" and frame["ref"] == "check", (who, frame)
+            now = frame["version"]
+            assert now in (old, old + 1), (who, old, frame)
+            assert [m["version"] for m in frame["missed"]] == list(range(old + 1, now + 1))
+            if now == old:
+                self.quiet += 1
+                assert not updates, (who, updates)
+                assert self.shown(frame) == self.seen[who], who
+            elif not updates:
+                updates.append(socket.until("update"))
+            for update in updates:
+                assert "ack" not in update, (who, update)
+                assert update["version"] == now, (who, update)
+                assert {k: update.get(k) for k in SHOWN if k in update} == {
+                    k: frame.get(k) for k in SHOWN if k in update
+                }, who
+            self.seen[who] = self.shown(frame)
+        self.seen[sender] = self.resume(sender, self.version(sender) + 1)
+
+    @staticmethod
+    def shown(frame: dict[str, Any]) -> dict[str, Any]:
+        return {key: frame.get(key) for key in SHOWN}
 
     def resume(self, who: int | str, version: int) -> dict[str, Any]:
         socket = self.sockets[who]
@@ -326,7 +364,7 @@ class Table:
     def check_unchanged(self) -> None:
         """The same version and the same snapshot for every socket."""
         for who in self.sockets:
-            assert self.resume(who, self.version) == self.seen[who], who
+            assert self.resume(who, self.version(who)) == self.seen[who], who
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -362,11 +400,13 @@ def test_hostile_sessions_change_nothing_and_the_server_keeps_serving(
         found = table._deciding(0)
         assert found is not None
         seat, legal = found
-        move = {"type": "action", "action": legal[0]["id"], "version": table.version}
+        move = {"type": "action", "action": legal[0]["id"], "version": table.version(seat)}
         table.send(seat, move, must_accept=True)
         summary = table.people[0].get(f"/api/matches/{table.match_id}").json()
-        assert summary["version"] == table.version
+        assert summary["version"] == table.version("watch")  # the spectators' version
         assert sum(t.accepted for t in tables) >= 2
+        if game == "maiterra":  # sealed orders were queued, and reached no other audience
+            assert sum(t.quiet for t in tables) > 0
         assert httpx.get(f"{server.base}/api/health", timeout=10).status_code == 200
         for played in tables:
             played.check_hidden()

@@ -1,9 +1,14 @@
-"""The tutorial over REST: the steps with their views, and the stateless check."""
+"""The tutorial over REST: the steps with their views, and the stateless check; the rules
+pages; the session a signed-out page asks for."""
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 import pytest
 
+from meeple.server.http.routes.tutorial import render_rules
 from tests.server.conftest import Server
 
 GAMES = ["maatatahay", "maiterra", "manafields"]
@@ -62,3 +67,44 @@ def test_unknown_games_and_steps_are_refused(server: Server) -> None:
     reply = client.post("/api/tutorials/maatatahay/check", json={"step": 99, "action": "pick 1"})
     assert reply.status_code == 422
     assert reply.json()["detail"]["code"] == "tutorial/step"
+
+
+def test_the_session_says_who_is_signed_in_without_an_error(server: Server) -> None:
+    client = server.client()
+    assert client.get("/api/me").status_code == 401  # the API stays honest for other clients
+    nobody = client.get("/api/session")
+    assert nobody.status_code == 200 and nobody.json() == {"account": None}
+    client.guest("Ana")
+    signed_in = client.get("/api/session").json()["account"]
+    assert signed_in == client.get("/api/me").json()
+    assert signed_in["display_name"] == "Ana"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_rules_page_is_its_docs_page_rendered(server: Server, name: str) -> None:
+    reply = server.client().get(f"/api/rules/{name}")  # no account needed
+    assert reply.status_code == 200, reply.text
+    page = reply.json()
+    assert page["game"] == name and page["title"] == name.capitalize()
+    assert page["html"].startswith(f"<h1>{page['title']}</h1>")
+    assert "<h2>Decisions</h2>" in page["html"] and "<table>" in page["html"]
+    assert server.client().get("/api/rules/chess").status_code == 404
+
+
+def test_the_packaged_rules_pages_are_the_docs_pages() -> None:
+    """The game packages carry docs/rules/<game>.md as data/rules.md (a link to it), so an
+    installed wheel serves the page and docs/rules stays the one source."""
+    root = Path(__file__).resolve().parents[2]
+    for name in GAMES:
+        packaged = resources.files(f"meeple.games.{name}") / "data" / "rules.md"
+        docs = root / "docs" / "rules" / f"{name}.md"
+        assert packaged.read_text(encoding="utf-8") == docs.read_text(encoding="utf-8")
+
+
+def test_rules_text_cannot_inject_markup() -> None:
+    html = render_rules(
+        "a <script>alert(1)</script> <img src=x onerror=alert(1)> [x](javascript:alert(1))"
+        "\n\n| a |\n|---|\n| one<br>two |\n"
+    )
+    assert "<script" not in html and "<img" not in html and 'href="javascript' not in html
+    assert "&lt;script&gt;" in html and "<td>one<br>two</td>" in html

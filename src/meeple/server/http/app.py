@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ranked.router)
     app.include_router(daily.router)
     app.include_router(tutorials.router)
+    app.include_router(tutorials.rules_router)
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:

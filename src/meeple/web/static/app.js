@@ -3,6 +3,7 @@
 //   #/room/ID       a room as it fills
 //   #/match/ID      a match (?watch: as a spectator)
 //   #/replay[/ID]   the replay viewer (replay.js, when present)
+//   #/tutorial/GAME a guided first match; #/rules/GAME the game's rules (tutorial.js); no login
 // Board modules (boards/<game>.js) draw each game; see docs/web.md for their contract.
 
 import { html, render, useEffect, useState } from "./vendor/preact-htm.js";
@@ -11,7 +12,7 @@ import { SignIn } from "./signin.js";
 import { Lobby } from "./lobby.js";
 import { RoomPage } from "./room.js";
 import { MatchPage, useOptionalModule } from "./matchpage.js";
-import { TutorialPage } from "./tutorial.js";
+import { RulesPage, TutorialPage } from "./tutorial.js";
 
 export function parseRoute(hash) {
   const text = (hash || "#/").replace(/^#/, "");
@@ -44,11 +45,12 @@ function App() {
   const { parts, query } = useRoute();
   const [account, setAccount] = useState(undefined);
   useEffect(() => {
-    api("GET", "/api/me").then((reply) => setAccount(reply.ok ? reply.data : null));
+    // /api/session answers 200 {account: null} when signed out (/api/me would log a 401).
+    api("GET", "/api/session").then((reply) => setAccount(reply.ok ? reply.data.account : null));
   }, []);
   useEffect(() => {
     const titles = { room: "Room", replay: "Replay" };
-    if (parts[0] !== "match") document.title = `${titles[parts[0]] || "Lobby"} · meeple`;
+    if (!["match", "tutorial", "rules"].includes(parts[0])) document.title = `${titles[parts[0]] || "Lobby"} · meeple`;
     const main = document.querySelector("main");
     if (main) main.focus({ preventScroll: true });
   }, [parts.join("/")]);
@@ -63,6 +65,8 @@ function App() {
     page = html`<${MatchPage} key=${parts[1]} matchId=${parts[1]} watch=${query.has("watch") || !account} />`;
   } else if (parts[0] === "tutorial" && parts[1]) {
     page = html`<${TutorialPage} key=${parts[1]} game=${parts[1]} />`;
+  } else if (parts[0] === "rules" && parts[1]) {
+    page = html`<${RulesPage} key=${parts[1]} game=${parts[1]} />`;
   } else if (parts[0] === "replay") {
     page = html`<${Replay} key=${parts[1] || ""} matchId=${parts[1]} onSignedIn=${setAccount} />`;
   } else if (!account) {

@@ -3,6 +3,7 @@
 
 import { html, useEffect, useState, useCallback } from "./vendor/preact-htm.js";
 import { api, gameName, gameTitle } from "./api.js";
+import { LearnToPlay } from "./tutorial.js";
 import { RankedCard } from "./ranked.js";
 import { DailyCard } from "./daily.js";
 
@@ -353,15 +354,6 @@ function OpenRooms({ games, account }) {
       })}
     </ul>
     <p role="alert" class="error">${problem || ""}</p>
-  </section>`;
-}
-
-// One "Learn to play" link per game: its guided first match (tutorial.js).
-function LearnToPlay({ games }) {
-  const names = [...new Map(games.map((g) => [gameName(g.id), g.title || gameName(g.id)])).entries()];
-  return html`<section class="card" aria-label="Learn to play">
-    <h2>Learn to play</h2>
-    <ul>${names.map(([name, title]) => html`<li><a href=${`#/tutorial/${name}`} data-testid=${`learn-${name}`}>Learn to play ${title}</a></li>`)}</ul>
   </section>`;
 }
 

@@ -3,6 +3,8 @@
 
 import { html, useState } from "./vendor/preact-htm.js";
 import { api } from "./api.js";
+import { useGames } from "./lobby.js";
+import { LearnToPlay } from "./tutorial.js";
 
 function Form({ label, fields, submitText, onSubmit }) {
   const [values, setValues] = useState({});
@@ -30,6 +32,7 @@ function Form({ label, fields, submitText, onSubmit }) {
 }
 
 export function SignIn({ onSignedIn }) {
+  const games = useGames();
   const done = (reply) => {
     if (!reply.ok) return reply.message;
     onSignedIn(reply.data.account);
@@ -40,6 +43,7 @@ export function SignIn({ onSignedIn }) {
     hint: "3 to 40 letters, digits, _ . -; not ending in \"bot\"" };
   return html`<div class="signin-page">
     <p class="intro">Play Maiterra, Maatatahay and Manafields against bots or people.</p>
+    <${LearnToPlay} games=${games} />
     <div class="columns">
       <${Form} label="Play as a guest" submitText="Play as a guest"
         fields=${[{ name: "display_name", label: "Display name", maxlength: 40, autocomplete: "nickname" }]}

@@ -5,8 +5,41 @@
 // step teaches, then "Next step" opens the next prepared position.
 
 import { html, useCallback, useEffect, useState } from "./vendor/preact-htm.js";
-import { api } from "./api.js";
+import { api, gameName } from "./api.js";
 import { loadBoard } from "./match.js";
+
+// One "Learn to play" entry per game: its guided first match and its rules page. Shown on
+// the sign-in page too: neither needs an account.
+export function LearnToPlay({ games }) {
+  const names = [...new Map((games || []).map((g) => [gameName(g.id), g.title || gameName(g.id)])).entries()];
+  return html`<section class="card learn" aria-label="Learn to play">
+    <h2>Learn to play</h2>
+    <ul>${names.map(([name, title]) => html`<li>
+      <a href=${`#/tutorial/${name}`} data-testid=${`learn-${name}`}>Learn to play ${title}</a>
+      · <a href=${`#/rules/${name}`} data-testid=${`rules-${name}`}>${title} rules</a></li>`)}</ul>
+  </section>`;
+}
+
+// A game's rules page (#/rules/<game>): docs/rules/<game>.md as the server renders it
+// (GET /api/rules/<game>; markdown-it with HTML off, so the page holds no HTML of the text's
+// own and setting it as markup is safe).
+export function RulesPage({ game }) {
+  const [page, setPage] = useState(null);
+  const [failed, setFailed] = useState(null);
+  useEffect(() => {
+    api("GET", `/api/rules/${encodeURIComponent(game)}`).then((reply) => {
+      if (!reply.ok) { setFailed(reply.message); return; }
+      setPage(reply.data);
+      document.title = `${reply.data.title} rules · meeple`;
+    });
+  }, [game]);
+  if (failed) return html`<section class="card"><p role="alert" class="error">${failed}</p><a href="#/">Back to the lobby</a></section>`;
+  if (!page) return html`<p role="status">Loading the rules…</p>`;
+  return html`<article class="card rules-page" aria-label=${`${page.title} rules`}>
+    <p class="rules-links"><a href=${`#/tutorial/${page.game}`}>Learn to play ${page.title}</a> · <a href="#/">Back to the lobby</a></p>
+    <div class="rules-text" dangerouslySetInnerHTML=${{ __html: page.html }}></div>
+  </article>`;
+}
 
 export function TutorialPage({ game }) {
   const [data, setData] = useState(null);

@@ -11,6 +11,7 @@ from meeple.server.http.deps import (
     AccountDep,
     GuestLimit,
     LoginLimit,
+    MaybeAccountDep,
     ServicesDep,
     error,
     request_token,
@@ -178,3 +179,10 @@ async def guest(
 @router.get("/me")
 async def me(account: AccountDep) -> dict[str, Any]:
     return account.to_json()
+
+
+@router.get("/session")
+async def session(account: MaybeAccountDep) -> dict[str, Any]:
+    """Who the token or cookie signs in, or ``{"account": null}`` when nobody: a page that
+    may be signed out asks this and meets no error (``GET /api/me`` answers 401 then)."""
+    return {"account": account.to_json() if account is not None else None}

@@ -7,24 +7,32 @@ answers ``{ok, message, view, legal, events, next}``: whether the action did wha
 asks, the step's explanation or the engine's reason when it did not, and the position after it
 (the same position when it did not). Nothing is stored: every step's position is rebuilt
 from the game's data (a ``"previous"`` position after the step before's example).
+
+``GET /api/rules/{game}`` gives the game's rules page (docs/rules/<game>.md, which each game
+package carries as ``data/rules.md``, a link to that file, so an installed wheel holds a copy
+and docs/rules stays the one source) rendered to HTML that holds no HTML of the page's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, status
+from markdown_it import MarkdownIt
 from pydantic import BaseModel, ConfigDict
 
 from meeple.core import Game, GameError, State
 from meeple.core.registry import kit_for, load_game
 from meeple.core.tutorial import InvalidTutorial, Tutorial, check_action, load_tutorial, step_state
 from meeple.core.types import Seat
+from meeple.server.http import schemas
 from meeple.server.http.deps import error
 
 router = APIRouter(prefix="/api/tutorials", tags=["tutorial"])
+rules_router = APIRouter(prefix="/api/rules", tags=["tutorial"])
 
 
 class CheckBody(BaseModel):
@@ -63,7 +71,11 @@ def _legal(state: State, seat: Seat) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/{game}")
+@router.get(
+    "/{game}",
+    response_model=schemas.TutorialBody,
+    response_model_exclude_unset=True,
+)
 async def tutorial_steps(game: str) -> dict[str, Any]:
     """The game's tutorial: every step with its text, its seat, its view and legal actions."""
     rules, tutorial, states = await asyncio.to_thread(_tutorial, game)
@@ -84,7 +96,11 @@ async def tutorial_steps(game: str) -> dict[str, Any]:
     }
 
 
-@router.post("/{game}/check")
+@router.post(
+    "/{game}/check",
+    response_model=schemas.TutorialBody,
+    response_model_exclude_unset=True,
+)
 async def check(game: str, body: CheckBody) -> dict[str, Any]:
     """Whether ``body.action`` does what step ``body.step`` asks; the position after it."""
     rules, tutorial, states = await asyncio.to_thread(_tutorial, game)
@@ -124,3 +140,34 @@ def _answer(  # noqa: PLR0917 (the answer's fields, in the order the JSON lists 
         "events": events,
         "next": following,
     }
+
+
+@cache
+def _rules_page(name: str) -> dict[str, str]:
+    """The rules page of game ``name`` as HTML (see :func:`render_rules`)."""
+    kit = kit_for(name)
+    package = kit.games[-1].__module__.rpartition(".")[0]
+    text = (resources.files(package) / "data" / "rules.md").read_text(encoding="utf-8")
+    info = kit.games[-1].info
+    return {"game": info.name, "title": info.title, "html": render_rules(text)}
+
+
+def render_rules(text: str) -> str:
+    """Markdown ``text`` as HTML holding no markup of the text's own but ``<br>``: CommonMark
+    with tables and ``html`` off, so any HTML in the text comes out as text, and links are
+    only of safe schemes (markdown-it's check). The one tag the pages use inside table
+    cells, ``<br>``, is put back as a line break: a fixed string, nothing else is."""
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    page: str = markdown.render(text)
+    return page.replace("&lt;br&gt;", "<br>")
+
+
+@rules_router.get("/{game}")
+async def rules_page(game: str) -> dict[str, str]:
+    """The game's rules page, ``{game, title, html}``: the rules with every number, then the
+    Decisions this platform made where the rule texts are silent."""
+    try:
+        name = kit_for(game).name
+    except GameError as unknown:
+        raise error(status.HTTP_404_NOT_FOUND, unknown.code, str(unknown)) from None
+    return await asyncio.to_thread(_rules_page, name)

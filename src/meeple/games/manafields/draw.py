@@ -83,6 +83,24 @@ def _grid(view: Mapping[str, Any]) -> Text:
     return text
 
 
+def _over_words(
+    outcome: Mapping[str, Any], factions: Sequence[str], view: Mapping[str, Any]
+) -> str:
+    """How the match ended: who won and how, with the lead it ended on ("by a lead of 14":
+    the rule wins at 12 or more, so the last turn's points can take it past 12)."""
+    winners = outcome.get("winners") or []
+    if not winners:
+        return "a draw at the turn limit"
+    winner = int(winners[0])
+    if outcome.get("reason") == "lead":
+        score = view["score"]
+        lead = score[winner] - score[1 - winner]
+        return f"{factions[winner]} win by a lead of {lead} ({view['lead_to_win']} or more wins)"
+    if outcome.get("reason") == "turn_limit":
+        return f"{factions[winner]} win on score at the turn limit"
+    return f"{factions[winner]} win ({outcome.get('reason')})"
+
+
 def _status(view: Mapping[str, Any]) -> Table:
     table = Table.grid(padding=(0, 1))
     factions: Sequence[str] = side_names(view)
@@ -90,9 +108,7 @@ def _status(view: Mapping[str, Any]) -> Table:
     score, morale = view["score"], view["morale"]
     outcome = view.get("outcome")
     if outcome:
-        winners = outcome.get("winners") or []
-        head = "draw" if not winners else f"{factions[winners[0]]} win"
-        table.add_row(Text(f"Over: {head} ({outcome.get('reason')})", style="bold green"))
+        table.add_row(Text(f"Over: {_over_words(outcome, factions, view)}", style="bold green"))
     else:
         active = int(view["active"])
         table.add_row(
@@ -110,8 +126,8 @@ def _status(view: Mapping[str, Any]) -> Table:
         lead = score[seat] - score[1 - seat]
         table.add_row(
             Text(
-                f"{factions[seat]:{width}} score {score[seat]:>2} (lead {lead:+d}/"
-                f"{view['lead_to_win']}) · Morale {morale[seat]}/5"
+                f"{factions[seat]:{width}} score {score[seat]:>2} (lead {lead:+d},"
+                f" {view['lead_to_win']} wins) · Morale {morale[seat]}/5"
                 f" · next {view['points_now'][seat]}",
                 style=SEAT_STYLES[seat],
             )
@@ -171,10 +187,11 @@ HELP = """\
   ◇               an objective square (C6◇: unit C stands on one)
   :               a square of a deployment zone
   ·               an empty square
-  score 3 (lead +1/12)   the side's score and its lead; a lead of 12 wins
-  Morale 2/5      Morale, spent on the Faction Ability (5)
+  score 3 (lead +1, 12 wins)   the side's score and its lead over the other side;
+                  a lead of 12 or more when a turn ends wins
+  Morale 2/5      1 for each enemy unit destroyed, up to 5; 5 pays for the Faction Ability
   next 3          what the side would score if its turn ended now
-  OP              order points left this turn
+  OP              Order Points left this turn (3 a turn; most orders cost 1, a Shoot 2)
   done            what the unit did this turn (moved, fought, shot, used ability) and
                   what lies on it (warded, blessed, inspired)"""
 """The in-game ``help``: Manafields' order forms and the key to the battlefield's marks."""

@@ -150,4 +150,4 @@ def test_a_record_that_does_not_replay_names_the_seat_in_words(tmp_path: Path) -
     path.write_text(record.dumps(), encoding="utf-8")
     result = invoke("replay", str(path))
     assert result.exit_code == 2
-    assert "does not replay (seat 0): only seat 1 may decide now" in result.output
+    assert "does not replay (seat 0): it is Wazu's turn" in result.output

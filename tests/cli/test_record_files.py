@@ -116,7 +116,7 @@ def test_analyse_refuses_a_seat_that_never_decided_in_every_game(tmp_path: Path)
         path = tmp_path / f"{game_id}.json"
         path.write_text(_text(_idle_seat(game_id)), encoding="utf-8")
         result = invoke("replay", "--analyse", "--seconds", "0", str(path))
-        _one_error_line(result, "decide now")
+        _one_error_line(result, "turn")
     maiterra = tmp_path / "maiterra.json"
     maiterra.write_text(_text(_record("maiterra", actions=[[3, 0]])), encoding="utf-8")
     _one_error_line(invoke("replay", "--analyse", "--seconds", "0", str(maiterra)), "no such seat")

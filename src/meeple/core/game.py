@@ -414,7 +414,7 @@ class State(ABC):
         if not deciding:
             raise GameOver("the match is over", seat=seat, action=action)
         if seat not in deciding:
-            raise NotYourDecision(_deciding_words(deciding), seat=seat, action=action)
+            raise NotYourDecision(self._deciding_words(deciding), seat=seat, action=action)
         game.check_action_range(action)
         if action not in self._legal_actions(seat):
             why = self.why_illegal(seat, action)
@@ -441,7 +441,7 @@ class State(ABC):
         if not deciding:
             raise GameOver("the match is over", seat=seat, action="hand_in")
         if seat not in deciding:
-            raise NotYourDecision(_deciding_words(deciding), seat=seat, action="hand_in")
+            raise NotYourDecision(self._deciding_words(deciding), seat=seat, action="hand_in")
         return self._hand_in_action(seat)
 
     def hand_in(self, seat: Seat) -> list[Event]:
@@ -519,6 +519,19 @@ class State(ABC):
         """:meth:`describe_action` for a checked seat and id; defaults to the notation."""
         return self.action_to_string(seat, action)
 
+    def seat_name(self, seat: Seat) -> str:
+        """The name the seat goes by on the board (its colour, tribe or faction), for
+        sentences people read; games override the default ``seat N``."""
+        return f"seat {seat}"
+
+    def _deciding_words(self, deciding: Sequence[Seat]) -> str:
+        """``it is Wazu's turn`` / ``Red and Gold decide now``: who decides, by name."""
+        names = [self.seat_name(s) for s in deciding]
+        if len(names) == 1:
+            whose = names[0] + ("'" if names[0].endswith("s") else "'s")
+            return f"it is {whose} turn"
+        return ", ".join(names[:-1]) + f" and {names[-1]} decide now"
+
     # -- copies, results, views --------------------------------------------------------
 
     @abstractmethod
@@ -580,14 +593,6 @@ class State(ABC):
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _deciding_words(deciding: Sequence[Seat]) -> str:
-    """``only seat 1 may decide now`` / ``seats 0 and 2 decide now``."""
-    if len(deciding) == 1:
-        return f"only seat {deciding[0]} may decide now"
-    seats = ", ".join(str(s) for s in deciding[:-1]) + f" and {deciding[-1]}"
-    return f"seats {seats} decide now"
 
 
 def legal_actions_by_seat(state: State) -> dict[Seat, list[Action]]:

@@ -141,7 +141,7 @@ def test_a_seat_that_does_not_decide_now_is_refused(phase, seat, text):
         state.play(WAZU, "pick 1")  # Balan's Scout is weaker: Balan decides
     error = refused(state, NotYourDecision, seat, text)
     assert error.seat == seat
-    expected = f"seat {seat}, action {GAME.parse_action(text)}: only seat 0 may decide now"
+    expected = f"seat {seat}, action {GAME.parse_action(text)}: it is Balan's turn"
     assert str(error) == expected
     assert error.to_json()["code"] == "action/not_your_decision"
 

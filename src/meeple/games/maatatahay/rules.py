@@ -418,6 +418,10 @@ class MaatatahayState(State):
                 friends += 1
         return max(self.game.rules.relic_min_cost, self.game.rules.relic_base_cost - friends)
 
+    def seat_name(self, seat: Seat) -> str:
+        """The seat's tribe: Balan or Wazu."""
+        return self.game.rules.tribes[seat]
+
     def why_illegal(self, seat: Seat, action: Action) -> str:
         phase = PHASES[self.phase]
         if action < ids.ORDER:

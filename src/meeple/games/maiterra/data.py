@@ -25,6 +25,8 @@ FILES = "abcde"
 RESOURCES = ("food", "wood", "brick", "coins")
 FOOD, WOOD, BRICK, COINS = range(4)
 UNIT_NAMES = ("soldier", "cavalry")
+SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
+"""The seats by the colours the board shows them in, for sentences people read."""
 SOLDIER, CAVALRY = range(2)
 NEIGHBOURS = neighbour_table(GRID_ROWS, GRID_COLS)
 

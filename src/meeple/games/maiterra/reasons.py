@@ -19,6 +19,7 @@ from meeple.games.maiterra.data import (
     RESOURCES,
     SABOTAGE,
     SCIENCE,
+    SEAT_NAMES,
     SPEEDUP,
     UNIT_NAMES,
     cell_name,
@@ -28,8 +29,6 @@ from meeple.games.maiterra.rules import Budget, MaiterraState
 
 _SINGULAR = {"coins": "coin"}
 _BUILDING_WORDS = {"science": "science centre"}
-_TRIBES = ("Red", "Blue", "Green", "Gold")
-"""The seats' names as the view gives them (the rules never import the view)."""
 
 
 def amount(count: int, resource: str) -> str:
@@ -71,7 +70,7 @@ def _whose(state: MaiterraState, cell: int) -> str:
     owner = state.owner[cell]
     if owner < 0:
         return "nobody's"
-    return f"{_TRIBES[owner]}'s" if owner < len(_TRIBES) else f"seat {owner}'s"
+    return f"{SEAT_NAMES[owner]}'s"
 
 
 def why_order(state: MaiterraState, seat: int, order: Order, budget: Budget) -> str:

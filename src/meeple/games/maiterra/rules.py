@@ -42,6 +42,7 @@ from meeple.games.maiterra.data import (
     RULE_VERSIONS,
     SABOTAGE,
     SCIENCE,
+    SEAT_NAMES,
     SPEEDUP,
     TOWER,
     WOOD,
@@ -735,6 +736,10 @@ class MaiterraState(State):
                 res[b] = min(derived.storage_cap, res[b] + derived.prospect_amount)
             return True
         return False
+
+    def seat_name(self, seat: Seat) -> str:
+        """The seat's colour: Red, Blue, Green or Gold."""
+        return SEAT_NAMES[seat]
 
     def why_illegal(self, seat: Seat, action: Action) -> str:
         order = DECODED[action]

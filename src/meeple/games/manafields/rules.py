@@ -467,6 +467,14 @@ class ManafieldsState(Position):
             )
         return out
 
+    def seat_name(self, seat: Seat) -> str:
+        """The seat's faction (Humans, Orcs, Elves or Undead); in a mirror match also its
+        colour on the board (blue, orange)."""
+        title = RULES.faction_titles[self.factions[seat]]
+        if self.factions[0] != self.factions[1]:
+            return title
+        return f"{title} ({('blue', 'orange')[seat]})"
+
     def why_illegal(self, seat: Seat, action: Action) -> str:
         return self.game.illegal_reason(self, seat, action)
 

@@ -67,6 +67,11 @@ from meeple.server.store.models import utcnow
 
 log = logging.getLogger(__name__)
 
+# Refusals a person can meet, in words (the code beside each is for programs).
+_AHEAD = "Your page is ahead of the match; reload it to see the match as it stands."
+_CHANGED = "The match moved on before your action arrived; look again and choose anew."
+_NOT_STORED = "The server could not keep your action, so nothing changed; send it again."
+
 BOT_RETRIES = 8
 """How often a bot tries again after a failed decision or store before it gives up."""
 
@@ -270,6 +275,12 @@ class MatchMaster:
             option=orjson.OPT_NON_STR_KEYS,
         )
 
+    def _name(self, seat: int) -> str:
+        """The seat as the board names it (Red, Wazu, Humans), for refusals people read."""
+        if 0 <= seat < self.game.seats:
+            return self.state.seat_name(seat)
+        return "a seat this match does not have"
+
     def bot_of(self, seat: Seat) -> str | None:
         """The bot playing ``seat``: its own, or the game's default while its player is away."""
         holder = self.match.holders[seat]
@@ -425,9 +436,7 @@ class MatchMaster:
                 async with self._lock:
                     seen = self.version_of(connection.seat)
                     if message.since > seen:
-                        raise ProtocolError(
-                            VERSION_STALE, f"version {message.since} is ahead of the match ({seen})"
-                        )
+                        raise ProtocolError(VERSION_STALE, _AHEAD)
                     out = self.snapshot(connection.seat, message.since, ref)
                     await self._send(connection, out.model_dump_json())
             elif isinstance(message, PingIn):
@@ -453,10 +462,10 @@ class MatchMaster:
         """
         seat = connection.seat
         if seat is None:
-            raise ProtocolError(SEAT_WRONG, "a spectator holds no seat")
+            raise ProtocolError(SEAT_WRONG, "You are watching this match: you hold no seat in it.")
         if message.seat is not None and message.seat != seat:
             raise ProtocolError(
-                SEAT_WRONG, f"this connection plays seat {seat}, not seat {message.seat}"
+                SEAT_WRONG, f"You play {self._name(seat)}, not {self._name(message.seat)}."
             )
         try:
             action = self.game.action_from_json(message.action)
@@ -499,28 +508,18 @@ class MatchMaster:
     ) -> int:
         async with self._lock:
             if bot is not None and self.bot_of(seat) != bot:
-                raise ProtocolError(SEAT_WRONG, f"seat {seat}'s player is back")
+                raise ProtocolError(SEAT_WRONG, f"{self._name(seat)}'s player is back.")
             if version is not None and version > self.version:
-                raise ProtocolError(
-                    VERSION_STALE, f"version {version} is ahead of the match ({self.version})"
-                )
+                raise ProtocolError(VERSION_STALE, _AHEAD)
             if version is not None and version < self._changed_number[seat]:
-                raise ProtocolError(
-                    VERSION_STALE, f"seat {seat}'s choices changed after action {version}"
-                )
+                raise ProtocolError(VERSION_STALE, _CHANGED)
             if seen is not None:
                 if seen > self._seen[seat]:
-                    raise ProtocolError(
-                        VERSION_STALE, f"version {seen} is ahead of the match ({self._seen[seat]})"
-                    )
+                    raise ProtocolError(VERSION_STALE, _AHEAD)
                 if seen < self._changed_at[seat]:
-                    raise ProtocolError(
-                        VERSION_STALE,
-                        f"seat {seat}'s choices changed at version {self._changed_at[seat]}, "
-                        f"after version {seen}",
-                    )
+                    raise ProtocolError(VERSION_STALE, _CHANGED)
             if self.over:
-                raise ProtocolError(MATCH_OVER, "the match is over")
+                raise ProtocolError(MATCH_OVER, "The match is over.")
             after = self.state.clone()
             try:
                 events = after.apply(seat, action)
@@ -543,11 +542,11 @@ class MatchMaster:
                     outcome=None if outcome is None else outcome.to_json(),
                     deadline=deadline,
                 )
-            except StaleWrite as error:
-                raise ProtocolError(STORE_FAILED, str(error)) from None
-            except Exception as error:
+            except StaleWrite:
+                raise ProtocolError(STORE_FAILED, _NOT_STORED) from None
+            except Exception:
                 log.exception("storing action %d of match %s failed", number, self.id)
-                raise ProtocolError(STORE_FAILED, f"the action was not stored: {error}") from None
+                raise ProtocolError(STORE_FAILED, _NOT_STORED) from None
             self.deadline, self._timed = deadline, timed
             self.match.actions.append((seat, action))
             if outcome is not None:

@@ -52,8 +52,15 @@ class ProtocolError(Exception):
 
     @classmethod
     def from_game(cls, error: GameError) -> ProtocolError:
-        """The engine's typed error under its own stable code."""
-        return cls(error.code, str(error))
+        """The engine's typed error under its own stable code, in the words the seat that
+        sent it reads: the engine's reason (the rules' words), not the seat number and
+        action id its ``str`` quotes for programmers."""
+        return cls(error.code, sentence(error.reason))
+
+
+def sentence(words: str) -> str:
+    """``words`` as a sentence: a capital first letter (a quoted notation keeps its case)."""
+    return words[:1].upper() + words[1:] if words[:1].isalpha() else words
 
 
 # -- client to server -------------------------------------------------------------------

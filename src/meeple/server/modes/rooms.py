@@ -69,6 +69,13 @@ def _code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
 
 
+def _listed(names: list[str]) -> str:
+    """``Ana is`` / ``Ana and Bo are`` / ``Ana, Bo and Cy are``: people named in a refusal."""
+    if len(names) == 1:
+        return f"{names[0]} is"
+    return ", ".join(names[:-1]) + f" and {names[-1]} are"
+
+
 def _empty(seat: int) -> SeatHolder:
     return SeatHolder(seat, "open")
 
@@ -257,7 +264,7 @@ class Rooms:
             if seat is None:
                 seat = open_seats[0]
             elif seat not in open_seats:
-                raise RoomError(409, "room/seat_taken", f"seat {seat} is not open")
+                raise RoomError(409, "room/seat_taken", "someone took that seat first")
             holders = [
                 SeatHolder(seat, account.display_name, account_id=account.id)
                 if h.seat == seat
@@ -293,7 +300,7 @@ class Rooms:
             room = await self._waiting(room_id)
             self._host(room, host)
             if not 0 <= seat < room.seats or room.holders[seat].account_id == host.id:
-                raise RoomError(422, "room/bad_seat", f"seat {seat} cannot be kicked")
+                raise RoomError(422, "room/bad_seat", "that seat cannot be opened")
             holders = [_empty(h.seat) if h.seat == seat else h for h in room.holders]
             return await self._save(room, holders)
 
@@ -335,10 +342,10 @@ class Rooms:
             if any(h.empty for h in room.holders):
                 raise RoomError(409, "room/not_full", "fill or wait for the open seats first")
             waiting = [
-                h.seat for h in room.holders if h.account_id not in (None, host.id) and not h.ready
+                h.name for h in room.holders if h.account_id not in (None, host.id) and not h.ready
             ]
             if waiting:
-                raise RoomError(409, "room/not_ready", f"seats {waiting} are not ready")
+                raise RoomError(409, "room/not_ready", f"{_listed(waiting)} not ready yet")
             playing = replace(room, status="playing")
             await self._store(playing)
             try:

@@ -423,7 +423,7 @@ async def hint(
         raise error(
             status.HTTP_409_CONFLICT,
             "hint/not_your_turn",
-            f"your seat does not decide now (deciding: {', '.join(map(str, deciding))})",
+            "it is not your turn: a hint comes when you have something to decide",
         )
     analyst = _Analyst(services.bots, master.game, master.id, iterations, account.id, Priority.HINT)
     # The seat's own version (its frames'): the number of actions would count sealed orders.

@@ -76,6 +76,14 @@ def serve(  # noqa: PLR0917 (typer: one parameter per option)
     typer.echo(f"meeple serving http://{shown}:{port} on {settings.resolved_database_url()}")
     typer.echo(f"open http://{shown}:{port} in a browser to play; Ctrl-C stops the server")
     if lan:
+        from meeple.server.modes.lan import lan_addresses  # noqa: PLC0415  (the server extra)
+
+        # Others on the Wi-Fi cannot reach 127.0.0.1: they need this machine's own address.
+        reachable = [a for a in lan_addresses(host) if not a.startswith("127.")]
+        for address in reachable:
+            typer.echo(f"others on the local network open http://{address}:{port}")
+        if not reachable:
+            typer.echo("this machine has no address on a local network: others cannot reach it")
         typer.echo("announced on the local network; `meeple lan` finds it")
     served: dict[str, Any] = {
         "host": host,

@@ -33,6 +33,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import meeple.adapters.openspiel  # noqa: F401  (registers meeple_<game>)
+from meeple.adapters.openspiel import TURNS
 from meeple.ai import Budget, Mcts, make_bot
 from meeple.ai.deadline import deadline
 from meeple.cli.arena import decide
@@ -104,6 +105,15 @@ def their_bot(
     return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng, solve=False)
 
 
+def load(name: str) -> pyspiel.Game:
+    """The OpenSpiel game the bots play: ``meeple_<name>``, or for a game of simultaneous
+    planning its form in turns (``meeple_<name>_turns``): OpenSpiel's MCTS and IS-MCTS play
+    only games whose seats decide one at a time."""
+    turns = f"meeple_{name}{TURNS}"
+    registered = {game.short_name for game in pyspiel.registered_games()}
+    return pyspiel.load_game(turns if turns in registered else f"meeple_{name}")
+
+
 def dealt(game: pyspiel.Game, index: int) -> pyspiel.State:
     state = game.new_initial_state()
     state.apply_action(index % game.get_parameters().get("deals", 4096))
@@ -159,7 +169,7 @@ def run(
     """Calibrate, then play matches ``first`` .. ``first + games - 1`` of the game ``name``
     (``meeple_<name>`` in OpenSpiel); the report as JSON-ready data. ``on_match`` hears each
     match's index and our score in it."""
-    game = pyspiel.load_game(f"meeple_{name}")
+    game = load(name)
     theirs, ours = rates(game, seconds, opponent)
     simulations = max(2, int(theirs * seconds))
     scores = []
@@ -218,7 +228,7 @@ def mcts_speed(
     """Iterations a second of our MCTS and of OpenSpiel's ``MCTSBot`` (random rollouts, no
     solver) on the same dealt openings of ``meeple_<name>``, interleaved: every round times
     both on ``positions`` openings, ``seconds / positions`` each; the medians of the rounds."""
-    game = pyspiel.load_game(f"meeple_{name}")
+    game = load(name)
     share = seconds / positions
     ours: list[float] = []
     theirs: list[float] = []
@@ -254,7 +264,7 @@ def head_to_head(
 ) -> dict[str, Any]:
     """mcts-expert against OpenSpiel's ``MCTSBot``, both searching ``seconds`` of wall clock
     a move, in pairs of matches on one deal with the seats swapped; a Wilson 95 % interval."""
-    game = pyspiel.load_game(f"meeple_{name}")
+    game = load(name)
     scores = []
     for index in range(games):
         scores.append(play(game, index, 0, seconds, "mcts-clock"))

@@ -38,7 +38,7 @@ def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> No
     bots = [p["bot"] for p in summary["players"]]
     assert bots == ["random", None, default, "maiterra-heuristic"]
     players = page.get_by_role("region", name="Players")
-    expect(players.locator("[data-seat='1']")).to_contain_text("(you)")
+    expect(players.locator("[data-seat='1']")).to_contain_text(", you)")
     expect(players.locator("[data-seat='3']")).to_contain_text("team 2")
     # Back in the lobby the match is listed first, as the person's turn (the house pick).
     page.get_by_role("link", name="Lobby").first.click()

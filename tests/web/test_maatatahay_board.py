@@ -215,5 +215,5 @@ def test_every_event_reads_as_a_line(page: Page) -> None:
     for frame, line in zip(frames, lines, strict=True):
         assert isinstance(line, str) and line, frame
         assert "[object" not in line and "undefined" not in line and "NaN" not in line, line
-    assert any("Ana (Balan)" in line for line in lines)
-    assert any("random bot (Wazu)" in line for line in lines)
+    assert any("Balan (Ana)" in line for line in lines)
+    assert any("Wazu (random bot)" in line for line in lines)

@@ -38,3 +38,27 @@ export function Clock({ deadline, turnSeconds, over }) {
     ${left <= 0 ? html`<span class="note">time is up</span>` : low ? html`<span class="note">hurry</span>` : ""}
   </div>`;
 }
+
+// The grace periods running (the presence frame's `leaving`): for each seat whose player has
+// no connection, how long until a bot takes it, shown to everyone at the table.
+export function GraceClocks({ leaving, label, over }) {
+  const [now, setNow] = useState(Date.now());
+  const running = !over && leaving && leaving.length > 0;
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [running]);
+  if (!running) return null;
+  return html`<div class="grace" data-testid="grace">
+    ${leaving.map(({ seat, deadline }) => {
+      const left = secondsLeft(deadline, now);
+      const text = left === null || left > 0
+        ? html`a bot takes the seat in <strong class="time">${clockText(left || 0)}</strong> unless its player is back`
+        : "a bot takes the seat now";
+      return html`<p class="clock grace-clock" role="timer" data-seat=${seat}
+          aria-label=${`${label(seat)}: grace period`}>
+        <span class="label">${label(seat)} has left the match:</span> ${text}</p>`;
+    })}
+  </div>`;
+}

@@ -2,7 +2,37 @@
 // has one, else a generic line; notes from the page itself (the clock reached zero).
 
 import { html, useEffect, useRef } from "./vendor/preact-htm.js";
-import { SEAT_COLOURS, seatMark, seatName } from "./api.js";
+import { SEAT_COLOURS, seatMark } from "./api.js";
+
+// The shell's seat colours (api.js's SEAT_COLOURS) in words, for a board that names no sides.
+const COLOUR_WORDS = ["Blue", "Orange", "Green", "Pink", "Yellow", "Sky"];
+
+// What the board calls each seat (a colour, a tribe, a faction): the board module's
+// seatSides(view) if it has one, else the names the game's view gives its seats, else the
+// colours the shell draws them in.
+export function seatSides(module, view) {
+  if (module && typeof module.seatSides === "function") {
+    try {
+      const sides = module.seatSides(view || {});
+      if (Array.isArray(sides) && sides.length) return sides.map(String);
+    } catch (err) {
+      // a board that cannot name its sides falls back to the view's names or the colours
+    }
+  }
+  const rows = view && Array.isArray(view.seats) ? view.seats : [];
+  return COLOUR_WORDS.map((colour, seat) => {
+    const row = rows.find((r) => r && r.seat === seat);
+    return row && typeof row.name === "string" && row.name ? row.name : colour;
+  });
+}
+
+// A seat in a sentence: its side as the board shows it, then who plays it, so that no two
+// seats read alike ("Red (heuristic bot)", "Balan (Ana)"); the side alone if nobody does.
+export function seatLabel(players, seat, sides) {
+  const side = (sides && sides[seat]) || `Seat ${Number(seat) + 1}`;
+  const player = (players || []).find((p) => p && p.seat === seat);
+  return player && player.name ? `${side} (${player.name})` : side;
+}
 
 function words(value) {
   if (value === null || value === undefined) return "";
@@ -13,11 +43,11 @@ function words(value) {
   return String(value);
 }
 
-// A generic line: "Ana: drafted field d1".
-export function genericLine(event, { players }) {
+// A generic line: "Red (Ana): drafted field d1".
+export function genericLine(event, { players, sides }) {
   if (event === null || typeof event !== "object") return String(event);
   const { kind, seat, audience, ...data } = event;
-  const who = seat === null || seat === undefined ? "" : `${seatName(players, seat)}: `;
+  const who = seat === null || seat === undefined ? "" : `${seatLabel(players, seat, sides)}: `;
   const detail = Object.entries(data).map(([k, v]) => `${k.replace(/_/g, " ")} ${words(v)}`).join(", ");
   return `${who}${String(kind || "event").replace(/_/g, " ")}${detail ? ` (${detail})` : ""}`;
 }
@@ -42,7 +72,7 @@ export function EventLog({ entries, module, players, seat, view = null, palette 
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [entries.length]);
-  const ctx = { players: players || [], seat, view };
+  const ctx = { players: players || [], seat, view, sides: seatSides(module, view) };
   const lines = [];
   entries.forEach((entry, i) => {
     if (entry.note) {

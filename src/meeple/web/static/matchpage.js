@@ -3,10 +3,10 @@
 // event log, the outcome with rematch and record. Rebuilt from the snapshot on every load.
 
 import { html, useCallback, useEffect, useErrorBoundary, useMemo, useRef, useState } from "./vendor/preact-htm.js";
-import { api, gameName, gameTitle, seatMark, seatName, seatPalette, teamOf } from "./api.js";
+import { api, clockText, gameName, gameTitle, seatMark, seatPalette, teamOf } from "./api.js";
 import { MatchSocket, loadBoard } from "./match.js";
-import { Clock, secondsLeft } from "./clock.js";
-import { EventLog } from "./events.js";
+import { Clock, GraceClocks, secondsLeft } from "./clock.js";
+import { EventLog, seatLabel, seatSides } from "./events.js";
 import { rematch, useGames } from "./lobby.js";
 
 // Renders its child; if the child throws, shows `fallback` (a board or panel never breaks
@@ -30,8 +30,8 @@ export function useOptionalModule(path) {
   return module;
 }
 
-function Players({ frame, options, palette }) {
-  const { players = [], deciding = [], away = [], view, outcome, seat } = frame;
+function Players({ frame, options, palette, sides }) {
+  const { players = [], deciding = [], away = [], leaving = [], view, outcome, seat } = frame;
   const planning = view && view.phase === "plan";
   const rows = view && Array.isArray(view.seats) ? view.seats : [];
   const winners = outcome ? outcome.winners || [] : [];
@@ -45,12 +45,15 @@ function Players({ frame, options, palette }) {
         const team = teamOf(options, p.seat);
         const status = outcome ? (winners.includes(p.seat) ? "winner" : "")
           : decides ? "decides now" : ended ? "ended the turn" : "waits";
+        const who = `${p.name}${p.bot && !/\bbot\b/.test(p.name) ? ", a bot" : ""}${p.seat === seat ? ", you" : ""}`;
+        const gone = away.includes(p.seat) ? " · away (a bot plays)"
+          : leaving.some((l) => l.seat === p.seat) ? " · left the match" : "";
         return html`<li class=${`player ${decides ? "deciding" : ""}`} data-seat=${p.seat}
             style=${`--seat:${palette[p.seat % palette.length]}`}>
           <span class="mark" aria-hidden="true">${seatMark(p.seat)}</span>
-          <span class="name">${p.name}${p.bot && !/\bbot\b/.test(p.name) ? " (bot)" : ""}${p.seat === seat ? " (you)" : ""}</span>
-          <span class="meta">seat ${p.seat}${row && typeof row.name === "string" ? ` · ${row.name}` : ""}${team ? ` · team ${team}` : ""}</span>
-          <span class="status" data-testid=${`status-${p.seat}`}>${status}${away.includes(p.seat) ? " · away (a bot plays)" : ""}</span>
+          <span class="name">${sides[p.seat] || `Seat ${p.seat + 1}`} (${who})</span>
+          ${team && html`<span class="meta">team ${team}</span>`}
+          <span class="status" data-testid=${`status-${p.seat}`}>${status}${gone}</span>
         </li>`;
       })}
     </ul>
@@ -121,7 +124,7 @@ function LegalActions({ legal, submit, readonly, over }) {
   </section>`;
 }
 
-function Outcome({ frame, matchId, game, palette }) {
+function Outcome({ frame, matchId, game, palette, sides }) {
   const { outcome, players = [], seat } = frame;
   const [problem, setProblem] = useState(null);
   if (!outcome) return null;
@@ -129,14 +132,14 @@ function Outcome({ frame, matchId, game, palette }) {
   const scores = outcome.scores || [];
   const mine = seat !== null && seat !== undefined;
   const headline = outcome.draw ? "A draw"
-    : winners.length ? `${winners.map((s) => seatName(players, s)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`
+    : winners.length ? `${winners.map((s) => seatLabel(players, s, sides)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`
     : "The match is over";
   return html`<section class="panel outcome" aria-label="Outcome" data-testid="outcome">
     <h3>${headline}${mine && winners.includes(seat) ? " — well played!" : ""}</h3>
     ${outcome.reason && html`<p>${String(outcome.reason).replace(/_/g, " ")}</p>`}
     ${scores.length > 0 && html`<table class="scores"><thead><tr><th scope="col">Seat</th><th scope="col">Score</th></tr></thead>
       <tbody>${scores.map((score, s) => html`<tr><td><span class="mark" style=${`color:${palette[s % palette.length]}`} aria-hidden="true">${seatMark(s)}</span>
-        ${seatName(players, s)}</td><td>${score}</td></tr>`)}</tbody></table>`}
+        ${seatLabel(players, s, sides)}</td><td>${score}</td></tr>`)}</tbody></table>`}
     <p class="actions">
       ${mine && html`<button type="button" class="primary" onClick=${async () => {
         const r = await rematch(matchId); if (!r.ok) setProblem(r.message);
@@ -152,6 +155,42 @@ function Outcome({ frame, matchId, game, palette }) {
 // The kinds of table (docs/server.md), as the match's heading names them.
 const MODE_WORDS = { solo: "solo", custom: "live online", lan: "Wi-Fi room", days: "over days",
   ranked: "ranked", daily: "the Daily", tutorial: "tutorial" };
+
+// Log lines for what changed in who is at the table: a player who left (the grace period
+// starts), a bot taking the seat, the player back. before/after: {away, leaving} lists.
+export function presenceNotes(before, after, players, sides) {
+  const notes = [];
+  const label = (seat) => seatLabel(players, seat, sides);
+  const nameOf = (seat) => {
+    const player = (players || []).find((p) => p && p.seat === seat);
+    return player && player.name ? player.name : "its player";
+  };
+  const pending = (frame) => new Set((frame.leaving || []).map((l) => l.seat));
+  const away = (frame) => new Set(frame.away || []);
+  const [wasAway, isAway, wasLeaving, isLeaving] = [away(before), away(after), pending(before), pending(after)];
+  for (const { seat, deadline } of after.leaving || []) {
+    if (wasLeaving.has(seat) || wasAway.has(seat)) continue;
+    const left = secondsLeft(deadline);
+    notes.push({ kind: "presence", note: `${label(seat)} has left the match: a bot takes the seat${left === null ? "" : ` in ${clockText(left)}`} unless ${nameOf(seat)} is back.` });
+  }
+  for (const seat of isAway) {
+    if (!wasAway.has(seat)) notes.push({ kind: "presence", note: `A bot now plays ${label(seat)}: ${nameOf(seat)} is away, and takes the seat back on returning.` });
+  }
+  for (const seat of wasAway) {
+    if (!isAway.has(seat)) notes.push({ kind: "presence", note: `${nameOf(seat)} is back and plays ${sides[seat] || label(seat)} again; the bot has stopped.` });
+  }
+  for (const seat of wasLeaving) {
+    if (!isLeaving.has(seat) && !isAway.has(seat)) notes.push({ kind: "presence", note: `${nameOf(seat)} is back in time: no bot plays ${sides[seat] || label(seat)}.` });
+  }
+  return notes;
+}
+
+// The warning before a person leaves a live timed match: a bot takes the seat after the
+// grace period (docs/server.md, "Presence").
+function leaveWarning(graceSeconds, side) {
+  return `Leave the match? Its clock keeps running: if you are not back within ${clockText(graceSeconds)}, `
+    + `a bot takes your seat (${side}) and plays it until you return.`;
+}
 
 const TIMEOUT_NOTE = {
   simultaneous: "Time is up: every seat still deciding hands in the orders it has queued, as they stand; a seat with none passes.",
@@ -170,6 +209,7 @@ export function MatchPage({ matchId, watch }) {
   const [summary, setSummary] = useState(null);
   const socket = useRef(null);
   const logged = useRef(0); // the newest version in the log
+  const sidesNow = useRef([]); // the seats' sides as last drawn, for the presence notes
 
   useEffect(() => {
     setFrame(null); setEntries([]); setBoardEvents([]); setGone(null); setMessage(null);
@@ -181,6 +221,10 @@ export function MatchPage({ matchId, watch }) {
       logged.current = fresh[fresh.length - 1].version;
       setEntries((old) => [...old, ...fresh.map((m) => ({ version: m.version, events: m.events || [] }))]);
     };
+    const noteChanges = (before, after, players) => {
+      const notes = presenceNotes(before, after, players, sidesNow.current);
+      if (notes.length) setEntries((old) => [...old, ...notes]);
+    };
     const sock = new MatchSocket(matchId, (incoming) => {
       switch (incoming.type) {
         case "open":
@@ -189,6 +233,7 @@ export function MatchPage({ matchId, watch }) {
         case "snapshot": {
           const first = current === null;
           const missed = incoming.missed || [];
+          if (!first) noteChanges(current, incoming, incoming.players);
           current = { ...incoming };
           addVersions(missed);
           const last = missed.length ? missed[missed.length - 1] : null;
@@ -209,7 +254,8 @@ export function MatchPage({ matchId, watch }) {
           break;
         case "presence":
           if (!current) return;
-          current = { ...current, away: incoming.away || [] };
+          noteChanges(current, incoming, current.players);
+          current = { ...current, away: incoming.away || [], leaving: incoming.leaving || [] };
           break;
         case "error":
           if (!incoming.ref) setMessage({ kind: "error", text: incoming.message });
@@ -269,6 +315,38 @@ export function MatchPage({ matchId, watch }) {
     document.title = `${gameTitle(games, frame.game)} · ${what} · meeple`;
   }, [frame && frame.game, frame && frame.version, mineNow, !!(frame && frame.outcome), games.length]);
 
+  // A live timed match: leaving the page (closing it, reloading, another address, a link to
+  // another part of the app) asks first, since a bot takes the seat after the grace period.
+  const grace = frame && frame.seat !== null && frame.seat !== undefined && !frame.outcome
+    && frame.turn_seconds && typeof frame.grace_seconds === "number" ? frame.grace_seconds : null;
+  const mySide = grace === null ? null : (seatSides(module, frame.view)[frame.seat] || `Seat ${frame.seat + 1}`);
+  useEffect(() => {
+    if (grace === null) return undefined;
+    const text = leaveWarning(grace, mySide);
+    const onUnload = (event) => {
+      event.preventDefault();
+      event.returnValue = text;
+      return text;
+    };
+    const onClick = (event) => {
+      const link = event.target && event.target.closest ? event.target.closest("a[href]") : null;
+      if (!link || link.hasAttribute("download") || link.target === "_blank") return;
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const href = link.getAttribute("href") || "";
+      if (href === "#" || href.startsWith(`#/match/${matchId}`)) return;
+      if (!confirm(text)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+    addEventListener("beforeunload", onUnload);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      removeEventListener("beforeunload", onUnload);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, [grace, mySide, matchId]);
+
   const say = useCallback((text, kind = "info") => setMessage(text ? { kind, text } : null), []);
   const submit = useCallback(async (action) => {
     if (!socket.current) return { ok: false, code: "network", message: "not connected" };
@@ -292,13 +370,16 @@ export function MatchPage({ matchId, watch }) {
     readonly, submit, say,
   };
   const palette = seatPalette(module, frame.view);
+  const sides = seatSides(module, frame.view);
+  sidesNow.current = sides;
+  const label = (s) => seatLabel(frame.players, s, sides);
   const hint = summary && summary.mode === "solo" && seat !== null && !frame.outcome;
   const yourTurn = seat !== null && (frame.deciding || []).includes(seat) && !frame.outcome;
   return html`<section class="match" aria-label="Match">
     <header class="match-head">
       <h2>${gameTitle(games, frame.game)} <small>${frame.game}</small></h2>
       <span class="facts">${summary && MODE_WORDS[summary.mode] ? `${MODE_WORDS[summary.mode]} · ` : ""}move <span data-testid="version">${frame.version}</span>${" · "}${seat === null ? "watching"
-        : html`you are <span class="mark" style=${`color:${palette[seat % palette.length]}`} aria-hidden="true">${seatMark(seat)}</span> seat ${seat}`}${yourTurn
+        : html`you are <span class="mark" style=${`color:${palette[seat % palette.length]}`} aria-hidden="true">${seatMark(seat)}</span> ${sides[seat] || `Seat ${seat + 1}`}`}${yourTurn
         ? html`${" · "}<strong class="badge">your turn</strong>` : ""}${link !== "open" ? html`${" · "}<span class="link" role="status">${link}…</span>` : ""}</span>
       ${!readonly && html`<a class="jump" href="#" onClick=${(e) => {
         e.preventDefault();
@@ -308,6 +389,7 @@ export function MatchPage({ matchId, watch }) {
     </header>
     <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="message">${message ? message.text : ""}</div>
     <${Clock} deadline=${frame.deadline} turnSeconds=${frame.turn_seconds} over=${!!frame.outcome} />
+    <${GraceClocks} leaving=${frame.leaving || []} label=${label} over=${!!frame.outcome} />
     <div class="match-grid">
       <div class="board-area">
         <${Guard} name="board" fallback=${html`<${GenericFallback} ...${boardProps} />`}>
@@ -315,8 +397,8 @@ export function MatchPage({ matchId, watch }) {
         <//>
       </div>
       <aside class="side">
-        <${Players} frame=${frame} options=${options} palette=${palette} />
-        <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} palette=${palette} />
+        <${Players} frame=${frame} options=${options} palette=${palette} sides=${sides} />
+        <${Outcome} frame=${frame} matchId=${matchId} game=${frame.game} palette=${palette} sides=${sides} />
         ${hint && html`<${Hint} matchId=${matchId} seat=${seat} version=${frame.version} mode=${summary.mode} />`}
         <${LegalActions} legal=${legal} submit=${submit} readonly=${seat === null} over=${!!frame.outcome} />
         <${EventLog} entries=${entries} module=${module} players=${frame.players} seat=${seat} view=${frame.view} palette=${palette} />

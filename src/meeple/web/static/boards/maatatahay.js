@@ -82,15 +82,17 @@ function crystalsWords(energy, spirit) {
   return parts.length ? parts.join(" and ") : "no crystals";
 }
 
+// The seat's tribe, then who plays it ("Balan (Ana)", "Wazu (heuristic bot)"), as the shell's
+// seatLabel words it.
 function seatName(players, seat) {
   const tribe = TRIBES[seat] || `seat ${seat}`;
   const player = (players || []).find((p) => p && p.seat === seat);
-  return player && player.name ? `${player.name} (${tribe})` : tribe;
+  return player && player.name ? `${tribe} (${player.name})` : tribe;
 }
 
-function shortName(players, seat) {
-  const player = (players || []).find((p) => p && p.seat === seat);
-  return player && player.name ? player.name : TRIBES[seat] || `seat ${seat}`;
+// What the board calls each seat: the shell names seats by these too.
+export function seatSides() {
+  return TRIBES;
 }
 
 // ---------------------------------------------------------------- the legal actions, parsed
@@ -159,9 +161,7 @@ function arrowPoints(direction, cx, cy, half) {
 function Crystal({ x, y, kind, count }) {
   const label = count > 1 ? String(count) : "";
   return html`<g class=${`mh-crystal mh-${kind}`}>
-    ${kind === "energy"
-      ? html`<path d=${`M${x} ${y - 6.5} L${x + 5.5} ${y} L${x} ${y + 6.5} L${x - 5.5} ${y} Z`} />`
-      : html`<circle cx=${x} cy=${y} r="5.5" />`}
+    <circle cx=${x} cy=${y} r="5.5" />
     ${label && html`<text x=${x + 8} y=${y + 4.5} class="mh-count">${label}</text>`}
   </g>`;
 }
@@ -725,7 +725,7 @@ export default function Board(props) {
       <p class="mh-small">${seatName(players, decider)} decides: ${pair[0] && pair[1] && pair[0].fangs !== pair[1].fangs ? "it received the weaker warrior" : "equal fangs, so the active seat decides"}.</p>
       <div class="mh-row mh-wrap">
         ${LETTERS.map((letter, s) => html`<button type="button" class=${`mh-first mh-first-${s}`} data-testid=${`mh-first-${letter}`}
-          disabled=${busy} aria-disabled=${canChoose ? "false" : "true"}
+          disabled=${busy || !canChoose}
           onClick=${() => chooseFirst(letter)}>
           <span class=${`mh-dot mh-dot-${s}`}>${letter}</span> ${TRIBES[s]} places first <code>first ${letter}</code></button>`)}
       </div>
@@ -743,8 +743,8 @@ export default function Board(props) {
         return html`<div class=${`mh-seat mh-seat-${s}${deciding ? " mh-deciding" : ""}`} data-testid=${`mh-seat-${s}`}>
           <div class="mh-seat-head">
             <span class=${`mh-dot mh-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span>
-            <span class="mh-seat-name">${shortName(players, s)}</span>
-            <span class="mh-small">${TRIBES[s]}${s === seat ? " · you" : ""}${view.active === s ? " · active" : ""}</span>
+            <span class="mh-seat-name">${seatName(players, s)}</span>
+            <span class="mh-small">${[s === seat ? "you" : "", view.active === s ? "active" : ""].filter(Boolean).join(" · ")}</span>
             ${deciding && html`<span class="mh-tag">to decide</span>`}
             <span class="mh-score" title="points if the match ended now">${(view.scores || [])[s] ?? 0}<small> pts</small></span>
           </div>
@@ -753,7 +753,9 @@ export default function Board(props) {
               <span class="mh-inline-crystal mh-spirit" aria-hidden="true"></span>${store.spirit}
               <span class="mh-sr">${crystalsWords(store.energy, store.spirit)}</span></span>
             <span>Relics ${relics.length}${relics.length ? ` (#${relics.join(", #")})` : ""}</span>
-            <span>Lost <span class="mh-pips" aria-label=${`${lost} of ${LOST_TO_END} warriors lost`}>${Array.from({ length: LOST_TO_END }, (_, i) => html`<i class=${i < lost ? "mh-pip-on" : ""}></i>`)}</span> ${lost}/${LOST_TO_END}</span>
+            <span data-testid=${`mh-lost-${s}`} title=${`The match ends after a turn in which a tribe has lost ${LOST_TO_END} warriors or more`}>Warriors lost
+              <span class="mh-pips" aria-hidden="true">${Array.from({ length: Math.max(lost, LOST_TO_END) }, (_, i) => html`<i class=${i < lost ? (i < LOST_TO_END ? "mh-pip-on" : "mh-pip-on mh-pip-over") : ""}></i>`)}</span>
+              ${lost} <small>(${LOST_TO_END} end the match)</small></span>
             <span>Deck ${(view.decks || [])[s] ?? 0}</span>
           </div>
           ${tile && html`<div class="mh-seat-tile">
@@ -806,7 +808,7 @@ export default function Board(props) {
       <h3>${outcomeWords(result, players)}</h3>
       ${breakdown.length ? html`<table class="mh-score-table">
         <thead><tr><th></th><th>Diamonds</th><th>Spirit</th><th>Relics</th><th>Total</th></tr></thead>
-        <tbody>${breakdown.map((b, s) => html`<tr><th><span class=${`mh-dot mh-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span> ${shortName(players, s)}</th><td>${b.diamonds}</td><td>${b.spirit}</td><td>${b.relics}</td><td><b>${b.total}</b></td></tr>`)}</tbody>
+        <tbody>${breakdown.map((b, s) => html`<tr><th><span class=${`mh-dot mh-dot-${s}`} aria-hidden="true">${LETTERS[s]}</span> ${seatName(players, s)}</th><td>${b.diamonds}</td><td>${b.spirit}</td><td>${b.relics}</td><td><b>${b.total}</b></td></tr>`)}</tbody>
       </table>` : null}
     </section>`;
   }

@@ -146,11 +146,18 @@ function tribeOf(seat) {
   return TRIBES[seat] || `Seat ${seat}`;
 }
 
+// The seat's colour, then who plays it ("Red (heuristic bot)", "Blue (you)"), so that no
+// two seats read alike (the shell's seatLabel words them the same way).
 function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "the table";
   const player = (ctx && ctx.players || []).find((p) => p && p.seat === seat);
-  const name = player && player.name ? String(player.name) : tribeOf(seat);
-  return ctx && ctx.seat === seat ? `${name} (you)` : name;
+  const who = ctx && ctx.seat === seat ? "you" : player && player.name ? String(player.name) : "";
+  return who ? `${tribeOf(seat)} (${who})` : tribeOf(seat);
+}
+
+// What the board calls each seat: the shell names seats by these too.
+export function seatSides() {
+  return TRIBES;
 }
 
 function listWords(parts) {
@@ -731,7 +738,7 @@ function Legend({ seats, ctx }) {
   return html`<details class="mt-legend">
     <summary>Key to the map</summary>
     <ul>
-      ${seats.map((row) => html`<li><${SeatMark} seat=${row.seat} /> ${seatName(ctx, row.seat)} (${tribeOf(row.seat)}): a ring round the fields it owns</li>`)}
+      ${seats.map((row) => html`<li><${SeatMark} seat=${row.seat} /> ${seatName(ctx, row.seat)}: a ring round the fields it owns</li>`)}
       <li><svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} label="3" /></svg>
         soldiers (filled) · <svg class="mt-mark" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><${SeatShape} seat=${0} x=${10} y=${10} size=${16} filled=${false} label="1" /></svg> cavalry (hollow)</li>
       <li>${BUILDINGS.map((b) => `${BUILDING_LETTERS[b]} ${buildingWord(b)}`).join(" · ")}; a grey double edge is a wall</li>
@@ -952,7 +959,7 @@ function SeatsPanel({ view, ctx, deciding }) {
         const house = row.house ? row.house : row.house_locked ? "house hidden" : "no house yet";
         return html`<li class=${`mt-seat ${deciding.includes(row.seat) ? "mt-deciding" : ""}`} data-seat=${row.seat}>
           <div class="mt-seat-top"><${SeatMark} seat=${row.seat} />
-            <b>${seatName(ctx, row.seat)}</b> <span class="mt-small">${tribeOf(row.seat)} · ${house}</span>
+            <b>${seatName(ctx, row.seat)}</b> <span class="mt-small">${house}</span>
             <span class="mt-status" data-testid=${`maiterra-status-${row.seat}`}>${status}</span></div>
           <div class="mt-seat-stats mt-small">
             ${row.points} points · ${plural(row.fields, "field")} · ${plural(row.units, "unit")} ·

@@ -106,10 +106,24 @@ function plain(name) {
   return String(name || "").replace(" (", ", ").replace(")", "");
 }
 
-function playerName(players, seat) {
+// Who plays a seat: the player's name, else "Seat N".
+function whoPlays(players, seat) {
   const player = (players || []).find((p) => p && p.seat === seat);
-  if (player && player.name) return String(player.name);
-  return seat === null || seat === undefined ? "the table" : `Seat ${Number(seat) + 1}`;
+  return player && player.name ? String(player.name) : `Seat ${Number(seat) + 1}`;
+}
+
+// The seat's faction, then who plays it ("Orcs (heuristic bot)"), as the shell's seatLabel
+// words it, so that two seats never read alike.
+function playerName(players, seat, names = []) {
+  if (seat === null || seat === undefined) return "the table";
+  const side = names[seat] ? plain(names[seat]) : `Seat ${Number(seat) + 1}`;
+  const player = (players || []).find((p) => p && p.seat === seat);
+  return player && player.name ? `${side} (${player.name})` : side;
+}
+
+// What the board calls each seat: the shell names seats by these too.
+export function seatSides(view) {
+  return sideNames(view || {}).map(plain);
 }
 
 function unitTitle(unit) {
@@ -380,7 +394,7 @@ export default function Board(props) {
     if (readonly) return;
     if (!deciding) {
       if (outcome || view.outcome) say && say("The match is over.", "info");
-      else say && say(`It is not your turn: ${playerName(players, view.active)} (${plain(names[view.active])}) is playing.`, "error");
+      else say && say(`It is not your turn: ${playerName(players, view.active, names)} is playing.`, "error");
       return;
     }
     if (view.picks) {
@@ -413,7 +427,7 @@ export default function Board(props) {
     setSelected(unit.slot);
     if (readonly || unit.owner !== mine) return;
     if (!deciding) {
-      if (!outcome && !view.outcome) say && say(`It is not your turn: ${playerName(players, view.active)} (${plain(names[view.active])}) is playing.`, "info");
+      if (!outcome && !view.outcome) say && say(`It is not your turn: ${playerName(players, view.active, names)} is playing.`, "info");
     } else if (!hasActions(index.byUnit[unit.slot])) {
       const why = view.op === 0 && !index.faction
         ? "no Order Points are left: end the turn"
@@ -680,17 +694,17 @@ function Status({ view, names, players, mine, outcome }) {
   if (outcome) {
     const winners = outcome.winners || [];
     head = winners.length
-      ? `${playerName(players, winners[0])} (${plain(names[winners[0]])}) won${outcome.reason === "lead" ? ` by a lead of ${view.lead_to_win}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
+      ? `${playerName(players, winners[0], names)} won${outcome.reason === "lead" ? ` by a lead of ${view.lead_to_win}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
       : "A draw at the turn limit";
   } else {
-    head = `Round ${view.round} of ${view.turn_limit} · ${active === mine ? "your turn" : `${playerName(players, active)} to play`}`;
+    head = `Round ${view.round} of ${view.turn_limit} · ${active === mine ? "your turn" : `${playerName(players, active, names)} to play`}`;
   }
   return html`<div class="mf-card mf-status">
     <div class=${`mf-head${outcome ? " mf-over" : ""}`} data-testid="mf-head">${head}</div>
     ${[0, 1].map((s) => html`<div class=${`mf-side${s === active && !outcome ? " mf-active" : ""}`} data-seat=${s}>
       <div class="mf-side-row">
         <span class="mf-side-name"><${SeatMark} seat=${s} /> <b>${names[s]}</b>
-          <span class="mf-player">${playerName(players, s)}${s === mine ? " (you)" : ""}</span></span>
+          <span class="mf-player">${whoPlays(players, s)}${s === mine ? " (you)" : ""}</span></span>
         <span class="mf-score" title=${`score; a lead of ${view.lead_to_win} wins`}>
           <b data-testid=${`mf-score-${s}`}>${score[s]}</b> pts</span>
       </div>
@@ -810,7 +824,8 @@ function rolls(list) {
 export function describeEvent(event, ctx = {}) {
   if (!event || typeof event !== "object") return event === null || event === undefined ? null : String(event);
   const players = (ctx && ctx.players) || [];
-  const who = (seat) => playerName(players, seat);
+  const sides = (ctx && ctx.sides) || sideNames((ctx && ctx.view) || {});
+  const who = (seat) => playerName(players, seat, sides);
   const u = (key) => eventUnit(event, key, ctx);
   switch (event.kind) {
     case "move":

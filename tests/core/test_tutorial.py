@@ -22,7 +22,7 @@ def _tutorial(name: str) -> tuple[Game, Tutorial]:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_step_builds_and_its_example_does_what_it_asks(name: str) -> None:
     game, tutorial = _tutorial(name)
-    assert 5 <= len(tutorial.steps) <= 8
+    assert 5 <= len(tutorial.steps) <= 12
     state = step_state(game, tutorial, 0)
     for index, step in enumerate(tutorial.steps):
         assert step.seat in state.deciding_seats(), step.title
@@ -113,3 +113,23 @@ def test_a_state_position_a_previous_position_a_view_path_and_hints() -> None:
     step = tutorial.steps[1]
     assert step.seat in after.deciding_seats()
     assert check_action(game, step, after, step.example).ok
+
+
+def test_maatatahay_is_one_match_from_one_side_in_prose() -> None:
+    """Maatatahay's tutorial is one match from the Balan's seat: every step continues the
+    position the step before left, after the Wazu's answer; the text names no notation to
+    type."""
+    game, tutorial = _tutorial("maatatahay")
+    assert {step.seat for step in tutorial.steps} == {0}
+    assert all(step.position == "previous" for step in tutorial.steps[1:])
+    for step in tutorial.steps:
+        assert "`" not in step.text + step.success and "type" not in step.text.lower()
+    state = step_state(game, tutorial, 0)
+    for index, step in enumerate(tutorial.steps):
+        assert state.deciding_seats() == (0,), step.title  # the Wazu have answered
+        done = check_action(game, step, state, step.example)
+        following = next_state(game, tutorial, index, done)
+        if following is None:
+            break
+        assert following is done.state  # the same match goes on
+        state = following

@@ -24,7 +24,7 @@ def test_every_step_passes_with_its_example_and_leads_to_the_next(
     data = reply.json()
     assert data["game"].startswith(f"{name}/")
     steps = data["steps"]
-    assert 5 <= len(steps) <= 8
+    assert 5 <= len(steps) <= 12
     for index, step in enumerate(steps):
         assert step["index"] == index and step["title"] and step["text"]
         assert step["view"]["game"].startswith(name)

@@ -6,13 +6,11 @@ played to its end by clicking the highlighted targets on the board."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.server.conftest import Server
-from tests.web.conftest import screenshot, sign_in_as_guest
 
 expect.set_options(timeout=15_000)
 
@@ -82,31 +80,30 @@ def test_the_rules_are_readable_before_sign_in(visitor: Page, name: str) -> None
     assert visitor.problems == []  # type: ignore[attr-defined]
 
 
-def _play(page: Page, text: str) -> None:
-    page.get_by_label("Your action (notation)").fill(text)
-    page.get_by_role("button", name="Play", exact=True).click()
-
-
-@pytest.mark.parametrize("name", ["maiterra", "maatatahay", "manafields"])
-def test_a_tutorial_completed_in_the_browser(page: Page, name: str) -> None:
-    steps: list[dict[str, Any]] = page.request.get(f"/api/tutorials/{name}").json()["steps"]
-    sign_in_as_guest(page)
-    page.goto("/")
-    page.get_by_test_id(f"learn-{name}").click()
-    page.wait_for_url(f"**/#/tutorial/{name}")
-    message = page.get_by_test_id("tutorial-message")
-    for index, step in enumerate(steps):
-        expect(page.get_by_test_id("tutorial-step")).to_have_text(str(index + 1))
-        expect(page.get_by_test_id("tutorial-title")).to_have_text(step["title"])
-        if name == "maiterra" and "march" in step["example"]:
-            _play(page, "end")  # legal, but not what this step asks
-            expect(message).to_have_text(step["wrong"])
-            _play(page, "fly a1")  # no order at all: the engine's reason
-            expect(message).to_contain_text("not Maiterra notation")
-            expect(page.get_by_test_id("tutorial-step")).to_have_text(str(index + 1))
-            screenshot(page, "tutorial-maiterra")
-        _play(page, step["example"])
-        expect(message).to_have_text(step["success"])
-        if index + 1 < len(steps):
-            page.get_by_test_id("tutorial-next").click()
-    expect(page.get_by_text("Tutorial complete.")).to_be_visible()
+def test_maatatahay_is_taught_by_clicking_the_highlighted_target(visitor: Page) -> None:
+    """Signed out, from the first page: one match from the Balan's seat, each step's one
+    move highlighted on the board, its text in prose, the same match going on."""
+    visitor.goto("/")
+    visitor.get_by_role("link", name="Learn to play Maatatahay").click()
+    visitor.wait_for_url("**/#/tutorial/maatatahay")
+    text = visitor.get_by_test_id("tutorial-text")
+    message = visitor.get_by_test_id("tutorial-message")
+    expect(text).to_contain_text("You play the Balan")
+    assert "`" not in text.inner_text() and "type" not in text.inner_text().lower()
+    expect(visitor.get_by_text("Your move is highlighted on the board: click it.")).to_be_visible()
+    expect(visitor.locator(".mh-pair-legal")).to_have_count(1)  # only the step's pair
+    visitor.get_by_test_id("mh-pick-2").click()
+    expect(message).to_contain_text("You took the pair")
+    visitor.get_by_test_id("tutorial-next").click()
+    expect(visitor.get_by_test_id("tutorial-step")).to_have_text("2")
+    visitor.get_by_test_id("mh-first-W").click()
+    expect(message).to_contain_text("The Wazu place first")
+    visitor.get_by_test_id("tutorial-next").click()
+    target = visitor.locator("g.mh-target")
+    expect(target).to_have_count(1)  # b1, and no other space
+    assert target.get_attribute("data-space") == "b1"
+    target.click()
+    visitor.get_by_test_id("mh-confirm").click()
+    expect(message).to_contain_text("Your warrior stands on b1")
+    visitor.screenshot(path=f"/tmp/h12-tutorial-{visitor.size}.png")  # type: ignore[attr-defined]
+    assert visitor.problems == []  # type: ignore[attr-defined]

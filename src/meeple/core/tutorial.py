@@ -21,6 +21,12 @@ A tutorial is ``{"seats": 2, "options": {}, "steps": [step, ...]}``; a step is::
 without one, after that step's ``example``). A wrong action leaves the position unchanged:
 an illegal one is answered with the engine's reason, a legal but not-asked one with the
 step's ``hints`` entry for it or else its ``wrong`` text.
+
+A tutorial is best one match played from one side: every step with the same ``seat`` (the
+learner's), every step after the first continuing from ``"previous"``. After the learner's
+passing action the other seats answer until the learner decides again or the match is over;
+each plays its first legal action (a patient opponent: the point is the rule on show, not
+the opponent's skill), so the match and its positions are the same every time.
 """
 
 from __future__ import annotations
@@ -193,8 +199,19 @@ def check_action(game: Game, step: Step, state: State, text: str) -> Check:
         return Check(False, str(error), state)
     notation = game.format_action(action)
     if _does_what_is_asked(game, step, notation, after, events):
+        events = [*events, *others_answer(after, step.seat)]
         return Check(True, step.success, after, tuple(events))
     return Check(False, step.hints.get(notation, step.wrong), state)
+
+
+def others_answer(state: State, learner: Seat) -> list[Event]:
+    """The other seats play (each its first legal action) in ``state`` until ``learner``
+    decides again or the match is over; the events, in order."""
+    events: list[Event] = []
+    while not state.is_terminal() and learner not in state.deciding_seats():
+        seat = state.deciding_seats()[0]
+        events.extend(state.apply(seat, state.legal_actions(seat)[0]))
+    return events
 
 
 def step_state(game: Game, tutorial: Tutorial, index: int) -> State:
@@ -243,5 +260,6 @@ __all__ = [
     "check_action",
     "load_tutorial",
     "next_state",
+    "others_answer",
     "step_state",
 ]

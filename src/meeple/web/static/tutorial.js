@@ -1,8 +1,10 @@
 // The guided first match (#/tutorial/<game>): the step's text beside the game's board.
-// The steps come from GET /api/tutorials/<game>; the board's submit(action) goes to
-// POST /api/tutorials/<game>/check, which answers {ok, message, view, legal, next} and stores
-// nothing. A wrong action is explained and the position stays; a right one shows what the
-// step teaches, then "Next step" opens the next prepared position.
+// The steps come from GET /api/tutorials/<game>: one match, played from one seat, each step
+// continuing from the one before. The board offers only the step's action (its legal list
+// is cut to the step's example), so the one thing to click is the one highlighted; the
+// board's submit(action) goes to POST /api/tutorials/<game>/check, which answers
+// {ok, message, view, legal, next} (the position after it, the other seat's answer
+// included) and stores nothing. "Next step" goes on from there. Nothing is typed.
 
 import { html, useCallback, useEffect, useState } from "./vendor/preact-htm.js";
 import { api, gameName } from "./api.js";
@@ -41,6 +43,12 @@ export function RulesPage({ game }) {
   </article>`;
 }
 
+// A step's text as prose: a quoted rule in its own voice, a name of the notation (written
+// between backquotes in the data) in bold, never with its backquotes.
+function prose(text) {
+  return String(text).split("`").map((part, i) => (i % 2 ? html`<strong>${part}</strong>` : part));
+}
+
 export function TutorialPage({ game }) {
   const [data, setData] = useState(null);
   const [failed, setFailed] = useState(null);
@@ -49,7 +57,6 @@ export function TutorialPage({ game }) {
   const [frame, setFrame] = useState(null); // {view, legal, deciding, events}
   const [message, setMessage] = useState(null); // {kind, text}
   const [passed, setPassed] = useState(false);
-  const [typed, setTyped] = useState("");
 
   useEffect(() => {
     api("GET", `/api/tutorials/${encodeURIComponent(game)}`).then((reply) => {
@@ -65,7 +72,6 @@ export function TutorialPage({ game }) {
     setFrame({ view: step.view, legal: step.legal, deciding: step.deciding, events: [] });
     setMessage(null);
     setPassed(false);
-    setTyped("");
     document.title = `${data.title} tutorial · step ${index + 1} · meeple`;
   }, [data, index]);
 
@@ -89,14 +95,14 @@ export function TutorialPage({ game }) {
   if (!data || !module || !frame) return html`<p role="status">Loading the tutorial…</p>`;
   const Board = module.default;
   const last = index + 1 >= data.steps.length;
+  // The learner's seat is "You"; the other answers each move (the first legal action).
+  const players = Array.from({ length: data.seats }, (_, seat) =>
+    ({ seat, name: seat === step.seat ? "you" : "the tutorial's opponent" }));
+  const target = frame.legal.filter((a) => a.text === step.example);
   const boardProps = {
-    game: data.game, seat: step.seat, players: [], version: index, view: frame.view,
-    legal: passed ? [] : frame.legal, deciding: frame.deciding, events: frame.events, outcome: null,
+    game: data.game, seat: step.seat, players, version: index, view: frame.view,
+    legal: passed ? [] : target, deciding: frame.deciding, events: frame.events, outcome: null,
     readonly: passed, submit, say,
-  };
-  const play = (e) => {
-    e.preventDefault();
-    if (typed.trim()) submit(typed.trim());
   };
   return html`<section class="match tutorial" aria-label="Tutorial">
     <header class="match-head">
@@ -108,19 +114,14 @@ export function TutorialPage({ game }) {
       <aside class="side">
         <section class="panel" aria-label="Step">
           <h3 data-testid="tutorial-title">${step.title}</h3>
-          <p data-testid="tutorial-text">${step.text}</p>
+          <p data-testid="tutorial-text">${prose(step.text)}</p>
           <div role="alert" class=${`message ${message ? message.kind : ""}`} data-testid="tutorial-message">${message ? message.text : ""}</div>
           ${passed ? (last
             ? html`<p><strong>Tutorial complete.</strong> <a href="#/">Play a match</a></p>`
             : html`<button type="button" data-testid="tutorial-next" onClick=${() => setIndex(index + 1)}>Next step</button>`)
-            : html`<form onSubmit=${play}>
-                <label for="tutorial-notation">Your action (notation)</label>
-                <input id="tutorial-notation" autocomplete="off" value=${typed} onInput=${(e) => setTyped(e.target.value)} />
-                <button type="submit">Play</button>
-                <button type="button" onClick=${() => setMessage({ kind: "info", text: `Try: ${step.example}` })}>Hint</button>
-              </form>`}
+            : html`<p class="hint">Your move is highlighted on the board: click it.</p>`}
         </section>
-        <p><a href="#/">Back to the lobby</a></p>
+        <p><a href=${`#/rules/${game}`}>${data.title} rules</a> · <a href="#/">Back to the lobby</a></p>
       </aside>
     </div>
   </section>`;

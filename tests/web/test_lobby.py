@@ -1,17 +1,21 @@
 """The lobby in a real Chromium against a real server: a solo match set up through the form
-(Maiterra at four seats in teams, a bot level per seat, the person's seat), the "your turn"
-list, the open rooms, and a solo match of each game played by keyboard through the generic
-list of legal actions."""
+(Maiterra at four seats in teams offered in words, a bot level per seat from the game's own
+ladder labelled by strength, the person's seat), the "your turn" list, a finished match with
+its mode and result, the open rooms, and a solo match of each game played by keyboard
+through the generic list of legal actions."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.conftest import Server
+from tests.server.test_live import play_out
 from tests.web.conftest import screenshot, sign_in_as_guest, start_solo
+from tests.web.test_ranked_daily import guest_client
 
 # A loaded machine (CI runs the browser tests beside the rest) may take longer than the
 # 5 s Playwright waits by default.
@@ -24,19 +28,30 @@ def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> No
     solo = page.get_by_role("form", name="Solo match")
     solo.get_by_label("Game").select_option(label="Maiterra")
     solo.get_by_label("Seats").select_option("4")
-    solo.get_by_label("Teams").select_option("1212")
+    # Teams in words, by the houses' colours; never a code such as "1212".
+    expect(solo.get_by_label("Teams").locator("option")).to_contain_text(
+        ["Everyone against everyone", "Red & Blue vs Green & Gold"]
+    )
+    solo.get_by_label("Teams").select_option(label="Red & Green vs Blue & Gold")
     solo.get_by_label("Your seat").select_option("1")
-    solo.get_by_label("Bot at seat 0").select_option("random")
-    # Seat 2 keeps the default bot.
-    solo.get_by_label("Bot at seat 3").select_option("maiterra-heuristic")
+    # The ladder, weakest first, by strength; no other game's bot, no bare names.
+    levels = solo.get_by_label("Bot at Red").locator("option")
+    expect(levels.first).to_have_text("Beginner — random moves")
+    expect(levels.last).to_contain_text("Expert")
+    expect(solo.get_by_label("Bot at Red")).not_to_contain_text("maiterra-heuristic")
+    solo.get_by_label("Bot at Red").select_option(label="Beginner — random moves")
+    # Green keeps the level a form starts at: an easy one.
+    expect(solo.get_by_label("Bot at Green")).to_have_value("greedy")
+    solo.get_by_label("Bot at Gold").select_option(label="Medium — the game's own rules of thumb")
+    # Older rules are an advanced choice, not a second game.
+    expect(solo.get_by_label("Game").locator("option", has_text="rules version")).to_have_count(0)
     solo.get_by_role("button", name="Start a solo match").click()
     expect(page).to_have_url(re.compile(r"#/match/"))
     match_id = page.url.rsplit("/", 1)[1]
     summary = page.request.get(f"/api/matches/{match_id}").json()
     assert summary["seats"] == 4 and summary["options"]["teams"] == "1212"
-    default = page.request.get("/api/bots").json()["default"]
     bots = [p["bot"] for p in summary["players"]]
-    assert bots == ["random", None, default, "maiterra-heuristic"]
+    assert bots == ["random", None, "greedy", "heuristic"]
     players = page.get_by_role("region", name="Players")
     expect(players.locator("[data-seat='1']")).to_contain_text(", you)")
     expect(players.locator("[data-seat='3']")).to_contain_text("team 2")
@@ -45,6 +60,32 @@ def test_a_solo_match_from_the_form_with_teams_bots_and_a_seat(page: Page) -> No
     mine = page.get_by_test_id("my-matches")
     expect(mine.locator("li").first).to_have_attribute("data-match", match_id)
     expect(mine.locator("li").first).to_contain_text("Your turn")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_finished_match_shows_its_mode_and_your_result(
+    browser: Browser, web: Server, size: tuple[int, int]
+) -> None:
+    context = browser.new_context(base_url=web.base, viewport={"width": size[0], "height": size[1]})
+    context.set_default_timeout(20_000)
+    try:
+        page = context.new_page()
+        client = guest_client(page, web, "Finisher")
+        body = {"game": "maatatahay", "bots": ["heuristic"], "seed": 4}
+        match = page.request.post("/api/matches/solo", data=body).json()
+        with client.socket(match["id"]) as socket:
+            play_out(socket, 0, random.Random(5), socket.recv())
+        outcome = page.request.get(f"/api/matches/{match['id']}").json()["outcome"]
+        said = "A draw" if outcome["draw"] else "You won" if 0 in outcome["winners"] else "You lost"
+        page.goto("/")
+        row = page.get_by_test_id("my-matches").locator(f"[data-match='{match['id']}']")
+        expect(row).to_contain_text("solo")
+        expect(row).to_contain_text(said)
+        expect(row).not_to_contain_text("over")
+        expect(row.get_by_role("link", name="Replay")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    finally:
+        context.close()
 
 
 def test_the_lobby_lists_open_rooms_and_joins_one(browser: Browser, web: Server) -> None:

@@ -22,7 +22,7 @@ export function useGames() {
   return games;
 }
 
-function useBots() {
+export function useBots() {
   const [bots, setBots] = useState(botsCache);
   useEffect(() => {
     if (botsCache) return;
@@ -60,20 +60,19 @@ function usePoll(path, ms) {
   return [data, error, load];
 }
 
-// The games as choices: each name's newest version first, older rules versions after it.
+// The games as choices: one per game, its current rules (the newest version); the older
+// versions of the one chosen are offered under "Advanced".
 function gameChoices(games) {
   const newest = new Map();
   for (const g of games) {
     if (!newest.has(g.name) || newest.get(g.name).version < g.version) newest.set(g.name, g);
   }
-  const choices = [];
-  for (const [name, g] of newest) {
-    choices.push({ value: g.id, label: g.title || name });
-    for (const old of games.filter((o) => o.name === name && o !== g).sort((a, b) => b.version - a.version)) {
-      choices.push({ value: old.id, label: `${old.title || name} (rules version ${old.version})` });
-    }
-  }
-  return choices;
+  return [...newest.values()].map((g) => ({ value: g.id, name: g.name, label: g.title || g.name }));
+}
+
+// The versions of one game's rules, newest first.
+function versionsOf(games, name) {
+  return games.filter((g) => g.name === name).sort((a, b) => b.version - a.version);
 }
 
 // Two teams at n seats, seat 0 always in team 1: "112", "121", "122", ...
@@ -87,10 +86,54 @@ function teamPresets(seats) {
   return found.sort();
 }
 
-function teamWords(teams) {
+// The names a game gives its seats where it names them by colour (Maiterra's four houses'
+// colours, as its board draws them), so teams read as words; else "seat N".
+const SEAT_WORDS = { maiterra: ["Red", "Blue", "Green", "Gold"] };
+
+function seatWord(game, seat) {
+  const words = SEAT_WORDS[gameName(game || "")];
+  return words && words[seat] ? words[seat] : `seat ${seat}`;
+}
+
+// A teams option ("1212") in words: "Red & Green vs Blue & Gold".
+export function teamsInWords(game, teams) {
   const sides = {};
-  [...teams].forEach((t, seat) => { (sides[t] = sides[t] || []).push(seat); });
-  return Object.entries(sides).map(([t, seats]) => `team ${t}: seats ${seats.join(", ")}`).join("; ");
+  [...teams].forEach((t, seat) => { (sides[t] = sides[t] || []).push(seatWord(game, seat)); });
+  return Object.values(sides).map((names) => names.join(" & ")).join(" vs ");
+}
+
+// The factions a game's seats choose from, when each seat plays one (options faction0,
+// faction1, ...), with a line on each from the rule text: its passive rule and its Faction
+// Ability (5 Morale).
+export const FACTIONS = {
+  humans: ["Humans", "Troops next to a friend deal +1 Damage in a fight; ability: until your next turn each of your units counts as 3 for holding objectives"],
+  elves: ["Elves", "a unit still next to an enemy after a fight may move for free (not Cavalry); ability: teleport 3 units to empty objective squares"],
+  orcs: ["Orcs", "injured Troops roll 7 more dice in a fight; ability: the first 3 Fight Orders this turn cost no Order Points"],
+  undead: ["Undead", "an enemy dying within 5 squares of an Undead Hero rises as your Zombie; ability: 3 Zombies blow up, 3 Damage to every unit next to them"],
+};
+
+export function factionTitle(name) {
+  return FACTIONS[name] ? FACTIONS[name][0] : String(name).charAt(0).toUpperCase() + String(name).slice(1);
+}
+
+// A picker of the factions: one radio button each, named, with its line.
+export function FactionPicker({ legend, name, choices, value, onChange, extra }) {
+  return html`<fieldset class="factions" data-testid=${name}>
+    <legend>${legend}</legend>
+    ${extra && html`<label class="faction"><input type="radio" name=${name} value="" checked=${value === ""}
+      onChange=${() => onChange("")} /> <b>${extra}</b></label>`}
+    ${choices.map((f) => html`<label class="faction"><input type="radio" name=${name} value=${f} checked=${value === f}
+      onChange=${() => onChange(f)} /> <b>${factionTitle(f)}</b>${FACTIONS[f] ? html` <small>${FACTIONS[f][1]}</small>` : ""}</label>`)}
+  </fieldset>`;
+}
+
+// The bots a form offers (GET /api/bots's ladder, weakest first), each by its strength.
+export function ladderOf(bots) {
+  return bots && bots.ladder ? bots.ladder : [];
+}
+
+export function levelWords(step) {
+  return `${step.label} — ${step.plays}`;
 }
 
 function defaults(info) {
@@ -100,9 +143,10 @@ function defaults(info) {
 }
 
 // The game, seats and options of a new match; `setup` = {game, seats, options}.
-function GameSetup({ games, setup, onChange, idPrefix }) {
+function GameSetup({ games, setup, onChange, idPrefix, mine }) {
   const choices = gameChoices(games);
   const info = games.find((g) => g.id === setup.game);
+  const versions = info ? versionsOf(games, info.name) : [];
   const pick = (gameId) => {
     const next = games.find((g) => g.id === gameId);
     onChange({ game: gameId, seats: next ? next.min_seats : 2, options: next ? defaults(next) : {} });
@@ -115,10 +159,12 @@ function GameSetup({ games, setup, onChange, idPrefix }) {
   const seatCounts = [];
   for (let n = info.min_seats; n <= info.max_seats; n++) seatCounts.push(n);
   const id = (name) => `${idPrefix}-${name}`;
-  const rules = (info.options || []).filter((o) => o.name !== "teams");
+  const isFaction = (o) => /^faction\d+$/.test(o.name) && o.choices;
+  const factions = (info.options || []).filter(isFaction);
+  const rules = (info.options || []).filter((o) => o.name !== "teams" && !isFaction(o));
   return html`
     <div class="field"><label for=${id("game")}>Game</label>
-      <select id=${id("game")} name="game" value=${setup.game} onChange=${(e) => pick(e.target.value)}>
+      <select id=${id("game")} name="game" value=${versions.length && versions[0].id} onChange=${(e) => pick(e.target.value)}>
         ${choices.map((c) => html`<option value=${c.value}>${c.label}</option>`)}
       </select></div>
     ${seatCounts.length > 1 && html`<div class="field"><label for=${id("seats")}>Seats</label>
@@ -131,10 +177,23 @@ function GameSetup({ games, setup, onChange, idPrefix }) {
       <label for=${id("teams")}>Teams</label>
       <select id=${id("teams")} name="teams" value=${setup.options.teams || ""} onChange=${(e) => setOption("teams", e.target.value)}>
         <option value="">Everyone against everyone</option>
-        ${teamPresets(setup.seats).map((t) => html`<option value=${t}>${t} (${teamWords(t)})</option>`)}
+        ${teamPresets(setup.seats).map((t) => html`<option value=${t}>${teamsInWords(info.name, t)}</option>`)}
       </select></div>`}
+    ${factions.map((o) => {
+      const seat = Number(o.name.slice("faction".length));
+      const legend = mine === undefined ? `Faction of ${seatWord(info.name, seat)}${seat === 0 ? " (plays first)" : ""}`
+        : seat === mine ? "Your faction" : `The bot's faction (${seatWord(info.name, seat)})`;
+      return html`<${FactionPicker} legend=${legend} name=${id(o.name)} choices=${o.choices}
+        value=${setup.options[o.name]} onChange=${(f) => setOption(o.name, f)} />`;
+    })}
     ${rules.length > 0 && html`<details class="options"><summary>Rule options (${rules.length})</summary>
       ${rules.map((o) => optionField(o, setup.options[o.name], setOption, id))}
+    </details>`}
+    ${versions.length > 1 && html`<details class="options"><summary>Advanced: rules version</summary>
+      <div class="field"><label for=${id("version")}>Rules version</label>
+        <select id=${id("version")} name="version" value=${setup.game} onChange=${(e) => pick(e.target.value)}>
+          ${versions.map((v, i) => html`<option value=${v.id}>version ${v.version}${i === 0 ? " (current rules)" : " (older rules)"}</option>`)}
+        </select></div>
     </details>`}`;
 }
 
@@ -179,31 +238,29 @@ function SoloForm({ games }) {
   const seats = [];
   for (let s = 0; s < setup.seats; s++) seats.push(s);
   const seat = Math.min(mine, setup.seats - 1);
+  const start = (bots && (bots.first_match || bots.default)) || "";
   const submit = async (event) => {
     event.preventDefault();
     const others = seats.filter((s) => s !== seat);
     const body = { game: setup.game, seats: setup.seats, options: cleanOptions(setup), seat };
-    if (others.some((s) => levels[s])) {
-      // One name per other seat, in seat order; an unchosen seat gets the server's default.
-      const fallback = (bots && bots.default) || "heuristic";
-      body.bots = others.map((s) => levels[s] || fallback);
-    }
+    // One name per other seat, in seat order: an unchosen seat gets the form's first level,
+    // an easy one (a newcomer's first match is one they can win).
+    if (bots) body.bots = others.map((s) => levels[s] || start);
     const reply = await api("POST", "/api/matches/solo", body);
     if (reply.ok) location.hash = `#/match/${reply.data.id}`;
     else setError(reply.message);
   };
   return html`<form class="card" onSubmit=${submit} aria-label="Solo match">
     <h2>Solo match</h2>
-    <${GameSetup} games=${games} setup=${setup} idPrefix="solo" onChange=${(s) => { setSetup(s); setError(null); }} />
+    <${GameSetup} games=${games} setup=${setup} idPrefix="solo" mine=${seat} onChange=${(s) => { setSetup(s); setError(null); }} />
     <div class="field"><label for="solo-seat">Your seat</label>
       <select id="solo-seat" name="seat" value=${seat} onChange=${(e) => setMine(Number(e.target.value))}>
-        ${seats.map((s) => html`<option value=${s}>seat ${s}${s === 0 ? " (plays first)" : ""}</option>`)}
+        ${seats.map((s) => html`<option value=${s}>${seatWord(setup.game, s)}${s === 0 ? " (plays first)" : ""}</option>`)}
       </select></div>
     ${seats.filter((s) => s !== seat).map((s) => html`<div class="field">
-      <label for=${`solo-bot-${s}`}>Bot at seat ${s}</label>
-      <select id=${`solo-bot-${s}`} value=${levels[s] || ""} onChange=${(e) => setLevels({ ...levels, [s]: e.target.value })}>
-        <option value="">${bots && bots.default ? `${bots.default} (the default)` : "the default bot"}</option>
-        ${bots && bots.bots.filter((b) => b !== bots.default).map((b) => html`<option value=${b}>${b}</option>`)}
+      <label for=${`solo-bot-${s}`}>Bot at ${seatWord(setup.game, s)}</label>
+      <select id=${`solo-bot-${s}`} value=${levels[s] || start} onChange=${(e) => setLevels({ ...levels, [s]: e.target.value })}>
+        ${ladderOf(bots).map((step) => html`<option value=${step.bot}>${levelWords(step)}</option>`)}
       </select></div>`)}
     <button type="submit" disabled=${!setup.game}>Start a solo match</button>
     <p role="alert" class="error">${error || ""}</p>
@@ -293,6 +350,20 @@ export async function rematch(matchId) {
 
 const STATUS_ORDER = { playing: 0, waiting: 1, over: 2, closed: 3 };
 
+// A match's kind of table (its `mode`) in words.
+const MODE_WORDS = {
+  solo: "solo", custom: "live room", days: "over days", lan: "Wi-Fi room", ranked: "ranked",
+  daily: "the Daily", tutorial: "tutorial",
+};
+const RESULT_WORDS = { won: "You won", lost: "You lost", drew: "A draw" };
+
+// What the state column says: your turn, a finished match's result for you, else its status.
+function stateOf(m) {
+  if (m.your_turn) return html`<strong class="badge">Your turn</strong>`;
+  if (m.status === "over" && m.result) return html`<span class=${`result ${m.result}`}>${RESULT_WORDS[m.result]}</span>`;
+  return { playing: "playing", waiting: "waiting for players", over: "over" }[m.status] || m.status;
+}
+
 function MyMatches({ games }) {
   const [matches, error] = usePoll("/api/matches", 5000);
   const [problem, setProblem] = useState(null);
@@ -305,9 +376,9 @@ function MyMatches({ games }) {
     <ul class="rows" data-testid="my-matches">
       ${sorted.map((m) => html`<li class=${`row ${m.your_turn ? "your-turn" : ""}`} data-match=${m.id}>
         <span class="what"><strong>${gameTitle(games, m.game)}</strong>
-          ${m.mode && html` · ${m.mode === "days" ? "over days" : m.mode}`} · seat ${m.seat}
+          ${m.mode && html` · ${MODE_WORDS[m.mode] || m.mode}`} · ${seatWord(m.game, m.seat)}
           ${m.version !== undefined && html` · move ${m.version}`}</span>
-        <span class="state">${m.your_turn ? html`<strong class="badge">Your turn</strong>` : m.status}</span>
+        <span class="state">${stateOf(m)}</span>
         <span class="acts">
           ${m.status === "playing" && html`<a class="button" href=${`#/match/${m.id}`}>${m.your_turn ? "Play" : "Open"}</a>`}
           ${m.status === "waiting" && html`<a class="button" href=${`#/room/${m.id}`}>Room</a>`}
@@ -345,7 +416,7 @@ function OpenRooms({ games, account }) {
         const mine = r.players.some((p) => p.account === account.id);
         return html`<li class="row" data-room=${r.id}>
           <span class="what"><strong>${gameTitle(games, r.game)}</strong> · ${taken}/${r.seats} seats
-            · ${r.timer ? `${r.timer} s timer` : "no timer"}${r.options && r.options.teams ? ` · teams ${r.options.teams}` : ""}</span>
+            · ${r.timer ? `${r.timer} s timer` : "no timer"}${r.options && r.options.teams ? ` · ${teamsInWords(r.game, r.options.teams)}` : ""}</span>
           <span class="state">host ${host ? host.name : "?"}</span>
           <span class="acts">${mine || taken < r.seats
             ? html`<button type="button" onClick=${() => join(r)}>${mine ? "Open" : "Join"}</button>`

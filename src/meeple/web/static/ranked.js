@@ -5,12 +5,13 @@
 
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api } from "./api.js";
+import { FactionPicker, factionTitle } from "./lobby.js";
 
 const RANKED = [
   ["maiterra", 2], ["maiterra", 3], ["maiterra", 4], ["maatatahay", 2], ["manafields", 2],
 ];
 const TITLES = { maiterra: "Maiterra", maatatahay: "Maatatahay", manafields: "Manafields" };
-const title = (word) => String(word).charAt(0).toUpperCase() + String(word).slice(1);
+const title = factionTitle;
 
 // The factions a seat of the game may play, when each seat plays one (its options faction0,
 // faction1, ... with the same choices, as the server reads them); null otherwise.
@@ -75,12 +76,8 @@ export function RankedCard({ account }) {
         onChange=${(e) => setChoice(Number(e.target.value))}>
         ${RANKED.map(([g, s], i) => html`<option value=${i}>${TITLES[g]}, ${s} seats</option>`)}
       </select></div>
-    ${factions && html`<div class="field"><label for="ranked-faction">Your faction</label>
-      <select id="ranked-faction" value=${faction} disabled=${queue.status === "queued"}
-        onChange=${(e) => setFaction(e.target.value)}>
-        <option value="">Drawn for me</option>
-        ${factions.map((f) => html`<option value=${f}>${title(f)}</option>`)}
-      </select></div>`}
+    ${factions && queue.status !== "queued" && html`<${FactionPicker} legend="Your faction" name="ranked-faction"
+      choices=${factions} value=${faction} onChange=${setFaction} extra="Drawn for me" />`}
     ${guest
       ? html`<p data-testid="ranked-status">Ranked is for registered accounts: log out and register to play rated matches.</p>`
       : queue.status === "queued"

@@ -3,7 +3,7 @@
 
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api, gameTitle, seatColour, seatMark, teamOf } from "./api.js";
-import { useGames } from "./lobby.js";
+import { useGames, ladderOf, levelWords, teamsInWords, factionTitle } from "./lobby.js";
 
 // What kind of table a room is (its `mode`), in the lobby's words.
 const ROOM_KINDS = { custom: "live online table", days: "match over days", lan: "Wi-Fi room" };
@@ -41,7 +41,7 @@ export function RoomPage({ roomId, account }) {
   const games = useGames();
   const [room, gone, setRoom] = useRoom(roomId);
   const [error, setError] = useState(null);
-  const [level, setLevel] = useState("");
+  const [chosen, setLevel] = useState("");
   const [bots, setBots] = useState(null);
   useEffect(() => {
     api("GET", "/api/bots").then((reply) => { if (reply.ok) setBots(reply.data); });
@@ -62,12 +62,15 @@ export function RoomPage({ roomId, account }) {
   const me = account ? room.players.find((p) => p.account === account.id) : null;
   const host = account && room.host === account.id;
   const open = room.players.filter((p) => p.open);
+  const level = chosen || (bots ? bots.default : "");
   const closed = room.status === "closed";
   return html`<section class="card room" aria-label="Room">
     <h2>${gameTitle(games, room.game)} · room</h2>
     <p class="facts">${[ROOM_KINDS[room.mode] || null, `${room.seats} seats`, room.timer ? `turn timer ${room.timer} s` : "no turn timer",
       room.public ? "listed in the lobby" : "private (joined by code)",
-      room.options && room.options.teams ? `teams ${room.options.teams}` : null].filter(Boolean).join(" · ")}</p>
+      room.options && room.options.teams ? teamsInWords(room.game, room.options.teams) : null,
+      ...Object.entries(room.options || {}).filter(([k]) => /^faction\d+$/.test(k))
+        .map(([k, f]) => `seat ${k.slice(7)} plays ${factionTitle(f)}`)].filter(Boolean).join(" · ")}</p>
     ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>${" "}
       <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(room.code)}>Copy</button></p>`}
     ${closed && html`<p role="status">This room is closed. <a href="#/">Back to the lobby</a></p>`}
@@ -101,8 +104,7 @@ export function RoomPage({ roomId, account }) {
       ${host && open.length > 0 && html`<span class="fill">
         <label for="fill-level">Bot level</label>
         <select id="fill-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
-          <option value="">${bots && bots.default ? `${bots.default} (the default)` : "the default bot"}</option>
-          ${(bots ? bots.bots : []).filter((b) => !bots || b !== bots.default).map((b) => html`<option value=${b}>${b}</option>`)}
+          ${ladderOf(bots).map((step) => html`<option value=${step.bot}>${levelWords(step)}${step.bot === bots.default ? " (the default)" : ""}</option>`)}
         </select>
         <button type="button" onClick=${() => call("bots", level ? { bots: level } : {})}>Fill open seats with bots</button>
       </span>`}

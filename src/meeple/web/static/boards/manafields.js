@@ -679,6 +679,14 @@ function selectionWords(view, unit, targetVerbs, rangeWord, mine, deciding) {
   return `${unitTitle(unit)} · ${parts.length ? `${parts.join(" · ")} · ` : ""}Esc clears`;
 }
 
+// How a match won on the lead was won: the lead it ended with (the rule wins at 12 or
+// more, so a General's 6 points can end it at 14).
+function leadWords(scores, winner, needed = 12) {
+  if (!Array.isArray(scores) || scores.length < 2 || winner === undefined) return `by a lead of ${needed} or more`;
+  const lead = Math.abs(scores[winner] - scores[1 - winner]);
+  return `by a lead of ${lead} (${scores[winner]}–${scores[1 - winner]}; ${needed} or more wins)`;
+}
+
 function Pips({ count, max, label, kind }) {
   const pips = [];
   for (let i = 0; i < max; i++) pips.push(html`<span class=${`mf-pip mf-pip-${kind}${i < count ? " on" : ""}`} aria-hidden="true" />`);
@@ -694,7 +702,7 @@ function Status({ view, names, players, mine, outcome }) {
   if (outcome) {
     const winners = outcome.winners || [];
     head = winners.length
-      ? `${playerName(players, winners[0], names)} won${outcome.reason === "lead" ? ` by a lead of ${view.lead_to_win}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
+      ? `${playerName(players, winners[0], names)} won${outcome.reason === "lead" ? ` ${leadWords(outcome.scores || view.score, winners[0], view.lead_to_win)}` : outcome.reason === "turn_limit" ? " at the turn limit" : ""}`
       : "A draw at the turn limit";
   } else {
     head = `Round ${view.round} of ${view.turn_limit} · ${active === mine ? "your turn" : `${playerName(players, active, names)} to play`}`;
@@ -709,12 +717,15 @@ function Status({ view, names, players, mine, outcome }) {
           <b data-testid=${`mf-score-${s}`}>${score[s]}</b> pts</span>
       </div>
       <div class="mf-side-row mf-side-stats">
-        <span class="mf-muted" title=${`a lead of ${view.lead_to_win} wins; the turn's end would score +${next[s]} now`}>lead ${score[s] - score[1 - s] >= 0 ? "+" : ""}${score[s] - score[1 - s]} of ${view.lead_to_win} · scoring +${next[s]}</span>
-        <span class="mf-stat">Morale <${Pips} count=${morale[s]} max=${5} kind="morale" label=${`Morale ${morale[s]} of 5`} /></span>
-        ${s === active && !outcome && html`<span class="mf-stat" data-testid="mf-op">OP <${Pips} count=${view.op} max=${Math.max(3, view.op)} kind="op"
+        <span class="mf-muted" data-testid=${`mf-lead-${s}`} title=${`the lead: this side's score minus the other's; a lead of ${view.lead_to_win} or more at the end of a turn wins. Ending the turn now would score +${next[s]}`}>lead ${score[s] - score[1 - s] >= 0 ? "+" : "−"}${Math.abs(score[s] - score[1 - s])} (${view.lead_to_win} wins) · scoring +${next[s]}</span>
+        <span class="mf-stat" title="Morale: 1 for each enemy unit destroyed, up to 5; 5 Morale pays for the Faction Ability">Morale <${Pips} count=${morale[s]} max=${5} kind="morale" label=${`Morale ${morale[s]} of 5`} /></span>
+        ${s === active && !outcome && html`<span class="mf-stat" data-testid="mf-op" title="Order Points: what this turn's orders cost (most 1, a Shoot 2)">OP <${Pips} count=${view.op} max=${Math.max(3, view.op)} kind="op"
           label=${`${view.op} Order Points left`} /> <b>${view.op}</b></span>`}
       </div>
     </div>`)}
+    <p class="mf-note mf-terms" data-testid="mf-terms"><b>Lead</b>: your score minus the other side's; a lead of ${view.lead_to_win} or more when a turn ends wins.
+      <b>OP</b>: Order Points, spent on this turn's orders (most cost 1, a Shoot 2).
+      <b>Morale</b>: 1 for each enemy unit destroyed, up to 5; 5 pays for the Faction Ability.</p>
   </div>`;
 }
 
@@ -868,13 +879,15 @@ export function describeEvent(event, ctx = {}) {
       return `${who(event.seat)} scores ${event.total}${parts.length ? `: ${parts.join(", ")}` : ""}${score}`;
     }
     case "turn": {
+      // The rules heal 1 HP (rules.json's effects.objective_hero_heal) at the start of a
+      // turn to each wounded unit on an objective where a friendly Hero stands.
       const healed = Array.isArray(event.healed) && event.healed.length
-        ? `; healed on objectives: ${event.healed.map((n) => eventUnit({ n }, "n", ctx)).join(", ")}` : "";
+        ? `; +1 HP each on an objective with their Hero: ${event.healed.map((n) => eventUnit({ n }, "n", ctx)).join(", ")}` : "";
       return `${who(event.seat)}'s turn (${event.op} OP)${healed}`;
     }
     case "game_over": {
       const winners = event.winners || [];
-      const how = event.reason === "lead" ? "by a 12-point lead" : event.reason === "turn_limit" ? "at the turn limit" : event.reason ? `(${event.reason})` : "";
+      const how = event.reason === "lead" ? leadWords(event.scores, winners[0]) : event.reason === "turn_limit" ? "at the turn limit" : event.reason ? `(${event.reason})` : "";
       if (!winners.length) return `The match ends in a draw ${how}`.trim();
       return `${winners.map(who).join(" and ")} win${winners.length === 1 ? "s" : ""} ${how}`.trim();
     }

@@ -26,8 +26,10 @@ from meeple.core.types import JSON
 SIZE = 5
 FILES = "abcde"
 SPIRIT_TRACK_END = 6
-TRIBE_STYLES = ("bold red", "bold cyan")
-ENERGY_STYLE = "magenta"
+# The web board's colours (Okabe-Ito): Balan blue, Wazu orange, Energy pink; a terminal of
+# fewer colours shows the nearest it has.
+TRIBE_STYLES = ("bold #0072b2", "bold #d55e00")
+ENERGY_STYLE = "#cc79a7"
 SPIRIT_STYLE = "bright_white"
 RELIC_STYLE = "bold yellow"
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -216,7 +218,7 @@ def seats_table(view: Mapping[str, Any], tribes: Sequence[str]) -> Table:
         "relics",
         [f"{len(r)} " + (f"(#{', #'.join(str(i) for i in r)})" if r else "") for r in relics],
     )
-    row("lost", [f"{n} of 6" for n in lost])
+    row("warriors lost", [f"{n} (6 end the match)" for n in lost])
     row("deck", [str(n) for n in decks])
     return table
 
@@ -304,7 +306,7 @@ HELP = """\
   [bold]E keep 1e2s[/]    turn the warrior to face N, E, S or W and keep 1 Energy and 2 Spirit
                  crystals in storage; every other stored crystal goes onto the warrior
 [bold]Key to the board[/]:
-  B / W          the warrior's tribe (Balan in red, Wazu in cyan)
+  B / W          the warrior's tribe (Balan in blue, Wazu in orange)
   ⚔3             its strength          ◆1   its printed diamonds
   ▲ ▶ ▼ ◀        the way it faces      ↑ ↗ → ... its support arrows, turned as it faces
   ●2             2 Energy crystals     ○1   1 Spirit crystal (on a warrior, a space, in

@@ -161,9 +161,7 @@ function arrowPoints(direction, cx, cy, half) {
 function Crystal({ x, y, kind, count }) {
   const label = count > 1 ? String(count) : "";
   return html`<g class=${`mh-crystal mh-${kind}`}>
-    ${kind === "energy"
-      ? html`<path d=${`M${x} ${y - 6.5} L${x + 5.5} ${y} L${x} ${y + 6.5} L${x - 5.5} ${y} Z`} />`
-      : html`<circle cx=${x} cy=${y} r="5.5" />`}
+    <circle cx=${x} cy=${y} r="5.5" />
     ${label && html`<text x=${x + 8} y=${y + 4.5} class="mh-count">${label}</text>`}
   </g>`;
 }
@@ -727,7 +725,7 @@ export default function Board(props) {
       <p class="mh-small">${seatName(players, decider)} decides: ${pair[0] && pair[1] && pair[0].fangs !== pair[1].fangs ? "it received the weaker warrior" : "equal fangs, so the active seat decides"}.</p>
       <div class="mh-row mh-wrap">
         ${LETTERS.map((letter, s) => html`<button type="button" class=${`mh-first mh-first-${s}`} data-testid=${`mh-first-${letter}`}
-          disabled=${busy} aria-disabled=${canChoose ? "false" : "true"}
+          disabled=${busy || !canChoose}
           onClick=${() => chooseFirst(letter)}>
           <span class=${`mh-dot mh-dot-${s}`}>${letter}</span> ${TRIBES[s]} places first <code>first ${letter}</code></button>`)}
       </div>
@@ -755,7 +753,7 @@ export default function Board(props) {
               <span class="mh-inline-crystal mh-spirit" aria-hidden="true"></span>${store.spirit}
               <span class="mh-sr">${crystalsWords(store.energy, store.spirit)}</span></span>
             <span>Relics ${relics.length}${relics.length ? ` (#${relics.join(", #")})` : ""}</span>
-            <span>Lost <span class="mh-pips" aria-label=${`${lost} of ${LOST_TO_END} warriors lost`}>${Array.from({ length: LOST_TO_END }, (_, i) => html`<i class=${i < lost ? "mh-pip-on" : ""}></i>`)}</span> ${lost}/${LOST_TO_END}</span>
+            <span data-testid=${`mh-lost-${s}`} title=${`The match ends after a turn in which a tribe has lost ${LOST_TO_END} warriors or more`}>Warriors lost${" "}<span class="mh-pips" aria-hidden="true">${Array.from({ length: Math.max(lost, LOST_TO_END) }, (_, i) => html`<i class=${i < lost ? (i < LOST_TO_END ? "mh-pip-on" : "mh-pip-on mh-pip-over") : ""}></i>`)}</span>${" "}${lost} <small>(${LOST_TO_END} end the match)</small></span>
             <span>Deck ${(view.decks || [])[s] ?? 0}</span>
           </div>
           ${tile && html`<div class="mh-seat-tile">

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from meeple.server.http import schemas
 from meeple.server.http.guard import Guard
 from meeple.server.http.routes import (
     accounts,
@@ -130,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tutorials.router)
     app.include_router(tutorials.rules_router)
 
-    @app.get("/api/health", tags=["server"])
+    @app.get("/api/health", tags=["server"], response_model=schemas.Health)
     async def health() -> dict[str, Any]:
         """Up, and whether this is a Wi-Fi server (the lobby then offers Wi-Fi rooms)."""
         return {"ok": True, "lan": settings.lan}

@@ -448,6 +448,7 @@ class MatchMaster:
         self, connection: Connection, error: ProtocolError, ref: str | None = None
     ) -> None:
         version = self.version_of(connection.seat)
+        ref = ref if ref is not None else error.ref  # a refused message's own, when it had one
         out = ErrorOut(code=error.code, message=error.message, version=version, ref=ref)
         await self._send(connection, out.model_dump_json())
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from meeple.core import GameError
 
@@ -45,10 +53,12 @@ ERROR_CODES: dict[str, str] = {
 class ProtocolError(Exception):
     """A refused message: a stable ``code`` and a sentence for people."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ref = ref
+        """The refused message's ``ref``, when it could be read (its error echoes it)."""
 
     @classmethod
     def from_game(cls, error: GameError) -> ProtocolError:
@@ -65,13 +75,15 @@ def sentence(words: str) -> str:
 
 # -- client to server -------------------------------------------------------------------
 
+REF_LENGTH = 64
+
 
 class _In(BaseModel):
     # Strict: JSON's types as they are. A boolean, a float or a string is never read as an
     # integer (``"version": "0"``, ``"seat": false``, ``"action": 1.0`` are refused).
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    ref: Annotated[str | None, Field(max_length=64)] = None
+    ref: Annotated[str | None, Field(max_length=REF_LENGTH)] = None
     """Echoed in the answer, so a client can match answers to what it sent."""
 
 
@@ -106,7 +118,8 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
 
     Raises:
         ProtocolError: ``message/too_large``, ``message/malformed`` or
-            ``message/unknown_type``.
+            ``message/unknown_type``; with the frame's ``ref`` whenever the frame is a JSON
+            object whose ``ref`` is a string of at most 64 characters.
     """
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
     if size > max_bytes:
@@ -117,12 +130,13 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
         raise ProtocolError(MALFORMED, f"the frame is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError(MALFORMED, f"a frame is a JSON object, got {type(data).__name__}")
+    ref = ref_of(data)
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError(MALFORMED, "a frame names its 'type' as a string")
+        raise ProtocolError(MALFORMED, "a frame names its 'type' as a string", ref)
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
-            UNKNOWN_TYPE, f"unknown type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}"
+            UNKNOWN_TYPE, f"unknown type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}", ref
         )
     try:
         return _CLIENT.validate_python(data)
@@ -133,7 +147,26 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> ActionIn | Resume
             where, why = "action", "an integer id, a notation or an object with id or text"
         else:
             where, why = ".".join(str(part) for part in loc) or "frame", first["msg"]
-        raise ProtocolError(MALFORMED, f"{kind} message: {where}: {why}") from None
+        raise ProtocolError(MALFORMED, f"{kind} message: {where}: {why}", ref) from None
+
+
+def flooded_ref(text: bytes, max_bytes: int) -> str | None:
+    """The ``ref`` of a message refused for flooding (``message/flood``), read for its error
+    alone: None when the message is too long, not JSON, not an object or has no usable ref."""
+    if len(text) > max_bytes:
+        return None
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return ref_of(data) if isinstance(data, dict) else None
+
+
+def ref_of(data: dict[str, Any]) -> str | None:
+    """A frame's ``ref`` when it is one a message may carry (a string, 64 characters at
+    most), so that a refusal of the rest of the frame can still echo it."""
+    ref = data.get("ref")
+    return ref if isinstance(ref, str) and len(ref) <= REF_LENGTH else None
 
 
 # -- server to client -------------------------------------------------------------------
@@ -148,6 +181,59 @@ def encode(frame: dict[str, Any]) -> str:
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _whole(seconds: object) -> object:
+    """A whole number of seconds as an integer (``60``, not ``60.0``)."""
+    return int(seconds) if isinstance(seconds, float) and seconds.is_integer() else seconds
+
+
+Seconds = Annotated[int | float, BeforeValidator(_whole)]
+"""Seconds: an integer when whole (a turn of 60 s is ``60``), else a number (a test server's
+scaled clock)."""
+
+EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Event",
+    "description": "One thing that happened: kind, seat (null: the table), the kind's own "
+    "fields, and audience on a sealed event. Every kind per game: docs/schemas/events-*.json.",
+    "properties": {
+        "kind": {"type": "string"},
+        "seat": {"type": ["integer", "null"]},
+        "audience": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["kind", "seat"],
+}
+Events = Annotated[list[Any], WithJsonSchema({"type": "array", "items": EVENT_SCHEMA})]
+"""The engine's events as sent (built as dicts on the hot path, described here)."""
+
+OUTCOME_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Outcome",
+    "description": "How the match ended: winners (seats; empty in a draw), draw, reason, "
+    "scores (one per seat, or null), and the game's own detail.",
+    "properties": {
+        "winners": {"type": "array", "items": {"type": "integer"}},
+        "draw": {"type": "boolean"},
+        "reason": {"type": "string"},
+        "scores": {"type": ["array", "null"], "items": {"type": "number"}},
+        "detail": {"type": "object"},
+    },
+    "required": ["winners", "draw", "reason", "scores", "detail"],
+}
+Outcome = Annotated[Any, WithJsonSchema({"anyOf": [OUTCOME_SCHEMA, {"type": "null"}]})]
+"""The engine's outcome once the match is over, else ``null``."""
+
+View = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "The engine's view of the match for the receiving seat (the public "
+            "view for a spectator); each game's own shape (docs/notation.md, docs/web.md).",
+        }
+    ),
+]
 
 
 class ActionInfo(_Out):
@@ -176,11 +262,11 @@ class UpdateOut(_Out):
 
     type: Literal["update"] = "update"
     version: int
-    events: list[Any]
-    view: Any
+    events: Events
+    view: View
     legal: list[ActionInfo]
     deciding: list[int]
-    outcome: Any | None = None
+    outcome: Outcome = None
     deadline: str | None = None
     ack: AckInfo | None = None
 
@@ -190,7 +276,7 @@ class ClockOut(_Out):
 
     type: Literal["clock"] = "clock"
     deadline: str | None
-    turn_seconds: float | None
+    turn_seconds: Seconds | None
 
 
 class LeavingInfo(_Out):
@@ -214,7 +300,7 @@ class MissedOut(_Out):
     """An update a resuming connection missed: the events only (the snapshot has the view)."""
 
     version: int
-    events: list[Any]
+    events: Events
 
 
 class SnapshotOut(_Out):
@@ -226,13 +312,13 @@ class SnapshotOut(_Out):
     seat: int | None
     version: int
     players: list[PlayerInfo]
-    view: Any
+    view: View
     legal: list[ActionInfo]
     deciding: list[int]
-    status: str
-    outcome: Any | None = None
+    status: Literal["playing", "over"]
+    outcome: Outcome = None
     deadline: str | None = None
-    turn_seconds: float | None = None
+    turn_seconds: Seconds | None = None
     away: list[int] = Field(default_factory=list)
     leaving: list[LeavingInfo] = Field(default_factory=list)
     grace_seconds: float | None = None

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.server.http import schemas
 from meeple.server.http.deps import (
     AccountDep,
     GuestLimit,
@@ -176,12 +177,16 @@ async def guest(
     return await _log_in(services, account, request, response)
 
 
-@router.get("/me")
+@router.get(
+    "/me",
+    response_model=schemas.Account,
+    response_model_exclude_unset=True,
+)
 async def me(account: AccountDep) -> dict[str, Any]:
     return account.to_json()
 
 
-@router.get("/session")
+@router.get("/session", response_model=schemas.SignedIn)
 async def session(account: MaybeAccountDep) -> dict[str, Any]:
     """Who the token or cookie signs in, or ``{"account": null}`` when nobody: a page that
     may be signed out asks this and meets no error (``GET /api/me`` answers 401 then)."""

@@ -27,6 +27,7 @@ from typing import Any
 from fastapi import APIRouter, Request, status
 
 from meeple.core import Game, GameError, InvalidRecord, MatchRecord, Seat, State
+from meeple.server.http import schemas
 from meeple.server.http.deps import (
     AccountDep,
     AnalysisLimit,
@@ -149,7 +150,11 @@ async def _daily_shown(
         raise error(refused.status, refused.code, refused.message) from None
 
 
-@router.get("/api/matches/{match_id}/replay")
+@router.get(
+    "/api/matches/{match_id}/replay",
+    response_model=schemas.Replay,
+    response_model_exclude_unset=True,
+)
 async def match_replay(
     match_id: str, account: MaybeAccountDep, services: ServicesDep, seat: int | None = None
 ) -> dict[str, Any]:
@@ -200,7 +205,12 @@ async def _read_record(request: Request) -> MatchRecord:
     return record
 
 
-@router.post("/api/replays", dependencies=[ReplayLimit])
+@router.post(
+    "/api/replays",
+    dependencies=[ReplayLimit],
+    response_model=schemas.Replay,
+    response_model_exclude_unset=True,
+)
 async def record_replay(
     request: Request, account: AccountDep, seat: int | None = None
 ) -> dict[str, Any]:
@@ -329,7 +339,12 @@ class _Analyst:
         }
 
 
-@router.get("/api/matches/{match_id}/analysis", dependencies=[AnalysisLimit])
+@router.get(
+    "/api/matches/{match_id}/analysis",
+    dependencies=[AnalysisLimit],
+    response_model=schemas.WinLine,
+    response_model_exclude_unset=True,
+)
 async def win_line(  # noqa: PLR0917 (the query's parameters)
     match_id: str,
     account: AccountDep,
@@ -364,7 +379,12 @@ async def win_line(  # noqa: PLR0917 (the query's parameters)
     return {"match": master.id, **line}
 
 
-@router.post("/api/replays/analysis", dependencies=[AnalysisLimit])
+@router.post(
+    "/api/replays/analysis",
+    dependencies=[AnalysisLimit],
+    response_model=schemas.WinLine,
+    response_model_exclude_unset=True,
+)
 async def record_line(  # noqa: PLR0917 (the query's parameters)
     request: Request,
     account: AccountDep,
@@ -397,7 +417,12 @@ def _digest(record: MatchRecord) -> str:
     return "record:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-@router.get("/api/matches/{match_id}/hint", dependencies=[HintLimit])
+@router.get(
+    "/api/matches/{match_id}/hint",
+    dependencies=[HintLimit],
+    response_model=schemas.Hint,
+    response_model_exclude_unset=True,
+)
 async def hint(
     match_id: str, account: AccountDep, services: ServicesDep, iterations: int = HINT_ITERATIONS
 ) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, status
 from pydantic import BaseModel, ConfigDict
 
+from meeple.server.http import schemas
 from meeple.server.http.deps import AccountDep, MaybeAccountDep, ServicesDep, error
 from meeple.server.http.routes.matches import summary
 from meeple.server.modes.daily import DailyError, parse_day
@@ -22,7 +23,11 @@ class AttemptIn(BaseModel):
     practice: bool = False
 
 
-@router.get("/{game}")
+@router.get(
+    "/{game}",
+    response_model=schemas.DailyBody,
+    response_model_exclude_unset=True,
+)
 async def challenge(
     game: str, account: MaybeAccountDep, services: ServicesDep, date: DateQuery = None
 ) -> dict[str, Any]:
@@ -56,7 +61,12 @@ async def _played_by(
     return played
 
 
-@router.post("/{game}", status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/{game}",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.DailyBody,
+    response_model_exclude_unset=True,
+)
 async def attempt(
     game: str,
     account: AccountDep,
@@ -77,7 +87,11 @@ async def attempt(
     return data
 
 
-@router.get("/{game}/leaderboard")
+@router.get(
+    "/{game}/leaderboard",
+    response_model=list[schemas.DailyEntry],
+    response_model_exclude_unset=True,
+)
 async def leaderboard(
     game: str, services: ServicesDep, date: DateQuery = None
 ) -> list[dict[str, Any]]:

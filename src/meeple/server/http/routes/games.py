@@ -8,12 +8,17 @@ from fastapi import APIRouter
 
 from meeple.ai import BOT_NAMES, LEVELS
 from meeple.core import registered
+from meeple.server.http import schemas
 from meeple.server.live.bots import default_bot
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 
-@router.get("/games")
+@router.get(
+    "/games",
+    response_model=list[schemas.GameSummary],
+    response_model_exclude_unset=True,
+)
 async def games() -> list[dict[str, Any]]:
     """Every registered game's info: id, seats, options."""
     return [info.to_json() for info in registered()]
@@ -39,7 +44,11 @@ FIRST_MATCH = "greedy"
 (the default ``heuristic`` won 14-0 against one in four rounds of Manafields)."""
 
 
-@router.get("/bots")
+@router.get(
+    "/bots",
+    response_model=schemas.Bots,
+    response_model_exclude_unset=True,
+)
 async def bots() -> dict[str, Any]:
     """The bot names a match may seat, the one a seat gets unless told, the search levels
     among them, and ``ladder``: the bots a form offers, weakest first, with their strength

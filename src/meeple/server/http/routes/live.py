@@ -35,7 +35,7 @@ from websockets.server import ServerProtocol
 from meeple.core import Seat
 from meeple.server.http.deps import get_services, socket_token
 from meeple.server.live.outbox import CONTROL, Outbox, SocketLimits, control_of
-from meeple.server.live.protocol import FLOOD, ProtocolError
+from meeple.server.live.protocol import FLOOD, ProtocolError, flooded_ref
 from meeple.server.modes.daily import DailyError
 from meeple.server.modes.rooms import RoomError, room_json
 from meeple.server.services import Services
@@ -51,7 +51,8 @@ CLOSE_NOT_YOUR_SEAT = 4403
 
 FLOODED = "meeple.flooded"
 """The key of the ``websocket.receive`` message :class:`SocketProtocol` gives the app in
-place of a message whose frames came past the client's frame budget (it is not read)."""
+place of a message whose frames came past the client's frame budget (it is not acted on;
+its ``bytes`` are the message, for its ``ref`` alone)."""
 
 READ_SLICE = 1024
 """Bytes fed to websockets' parser at a time, so that a read full of tiny frames is
@@ -231,10 +232,11 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
             return
         self._refused = False
+        data = b"".join(self.frames)  # handed on for its ref alone: the message is not acted on
         self.frames = []
         if self.close_sent:
             return
-        refused: Any = {"type": "websocket.receive", "bytes": b"", FLOODED: True}
+        refused: Any = {"type": "websocket.receive", "bytes": data, FLOODED: True}
         self.queue.put_nowait(refused)
         if not self.read_paused:  # as uvicorn does: read on once the route has taken it
             self.read_paused = True
@@ -330,7 +332,11 @@ async def match_socket(
             if message["type"] == "websocket.disconnect":
                 break
             if message.get(FLOODED):
-                refusal = ProtocolError(FLOOD, "too many frames; this message was not read")
+                refusal = ProtocolError(
+                    FLOOD,
+                    "too many frames; this message was not read",
+                    flooded_ref(message.get("bytes") or b"", services.settings.max_message_bytes),
+                )
                 await master.refuse(connection, refusal)
                 continue
             text = message.get("text")

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
 from meeple.core.record import MAX_SEED
+from meeple.server.http import schemas
 from meeple.server.http.deps import AccountDep, ServicesDep, SoloLimit, check_solo_live, error
 from meeple.server.live.master import MatchMaster
 from meeple.server.modes.daily import DailyError
@@ -59,7 +60,13 @@ def summary(master: MatchMaster, you: int | None = None) -> dict[str, Any]:
     return data
 
 
-@router.post("/solo", status_code=status.HTTP_201_CREATED, dependencies=[SoloLimit])
+@router.post(
+    "/solo",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[SoloLimit],
+    response_model=schemas.MatchSummary,
+    response_model_exclude_unset=True,
+)
 async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """A match with the caller at ``seat`` and bots of the chosen levels in the other seats.
     So many in play at once (``429 match/too_many``) and a minute (``429 rate/limited``) per
@@ -86,7 +93,11 @@ async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) 
     return summary(master, body.seat)
 
 
-@router.get("")
+@router.get(
+    "",
+    response_model=list[schemas.MatchSummary],
+    response_model_exclude_unset=True,
+)
 async def my_matches(account: AccountDep, services: ServicesDep) -> list[dict[str, Any]]:
     """The caller's matches and rooms, newest first: each with its seat, its kind of table
     (``mode``) and, while it is played, whether it is the caller's turn (the "your turn" list
@@ -130,12 +141,20 @@ async def _find(services: ServicesDep, match_id: str) -> MatchMaster:
     return master
 
 
-@router.get("/{match_id}")
+@router.get(
+    "/{match_id}",
+    response_model=schemas.MatchSummary,
+    response_model_exclude_unset=True,
+)
 async def get_match(match_id: str, services: ServicesDep) -> dict[str, Any]:
     return summary(await _find(services, match_id))
 
 
-@router.get("/{match_id}/record")
+@router.get(
+    "/{match_id}/record",
+    response_model=schemas.RecordBody,
+    response_model_exclude_unset=True,
+)
 async def record(match_id: str, services: ServicesDep) -> dict[str, Any]:
     """The match record for ``meeple replay`` -- once the match is over.
 

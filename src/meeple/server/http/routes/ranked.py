@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.server.http import schemas
 from meeple.server.http.deps import AccountDep, ServicesDep, error
 from meeple.server.modes.ranked import DEFAULT_WAIT, MAX_WAIT, RankedError
 
@@ -33,7 +34,12 @@ class QueueIn(BaseModel):
     )
 
 
-@router.post("/api/ranked/queue", status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/api/ranked/queue",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.RankedTicket,
+    response_model_exclude_unset=True,
+)
 async def queue(body: QueueIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Queue for a ranked match; the answer is where the caller stands (maybe matched)."""
     try:
@@ -44,19 +50,31 @@ async def queue(body: QueueIn, account: AccountDep, services: ServicesDep) -> di
         raise error(refused.status, refused.code, refused.message) from None
 
 
-@router.delete("/api/ranked/queue")
+@router.delete(
+    "/api/ranked/queue",
+    response_model=schemas.Left,
+    response_model_exclude_unset=True,
+)
 async def leave(account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Leave the queue."""
     return {"left": await services.ranked.leave(account)}
 
 
-@router.get("/api/ranked/queue")
+@router.get(
+    "/api/ranked/queue",
+    response_model=schemas.RankedTicket,
+    response_model_exclude_unset=True,
+)
 async def where(account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """``queued`` (waited, range), ``matched`` (the match and seat), ``timeout`` or ``none``."""
     return await services.ranked.status(account)
 
 
-@router.get("/api/ranked/leaderboard")
+@router.get(
+    "/api/ranked/leaderboard",
+    response_model=list[schemas.Rating],
+    response_model_exclude_unset=True,
+)
 async def leaderboard(
     services: ServicesDep,
     game: Annotated[str, Query(max_length=40)],
@@ -66,7 +84,11 @@ async def leaderboard(
     return await services.ranked.leaderboard(game, seats)
 
 
-@router.get("/api/accounts/{account_id}/ratings")
+@router.get(
+    "/api/accounts/{account_id}/ratings",
+    response_model=schemas.Ratings,
+    response_model_exclude_unset=True,
+)
 async def ratings(account_id: AccountId, services: ServicesDep) -> dict[str, Any]:
     """An account's ranked ratings per game and seat count, and its rating history."""
     return await services.ranked.ratings_of(account_id)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
+from meeple.server.http import schemas
 from meeple.server.http.deps import (
     AccountDep,
     JoinCodeLimit,
@@ -62,7 +63,13 @@ class FillIn(BaseModel):
     bots: BotNames = None
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, dependencies=[RoomLimit])
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[RoomLimit],
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Open a room; the caller is its host, at seat 0. The answer holds the private code.
     So many a minute per account and per client address (``429 rate/limited`` past them)."""
@@ -81,13 +88,22 @@ async def create_room(body: RoomIn, account: AccountDep, services: ServicesDep) 
     return room_json(room, account)
 
 
-@router.get("")
+@router.get(
+    "",
+    response_model=list[schemas.Room],
+    response_model_exclude_unset=True,
+)
 async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
     """The listed rooms waiting for players."""
     return [room_json(room) for room in await services.rooms.listed()]
 
 
-@router.post("/join", dependencies=[JoinCodeLimit])
+@router.post(
+    "/join",
+    dependencies=[JoinCodeLimit],
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def join_by_code(body: CodeIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Join a room, listed or not, by its private code. So many codes a minute per account
     and per client address (``429 rate/limited``), and a code of a room no longer waiting
@@ -99,12 +115,20 @@ async def join_by_code(body: CodeIn, account: AccountDep, services: ServicesDep)
     return room_json(room, account)
 
 
-@router.get("/{room_id}")
+@router.get(
+    "/{room_id}",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def get_room(room_id: str, account: MaybeAccountDep, services: ServicesDep) -> dict[str, Any]:
     return room_json(await services.rooms.get(room_id), account)
 
 
-@router.post("/{room_id}/join")
+@router.post(
+    "/{room_id}/join",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def join(
     room_id: str, body: JoinIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
@@ -115,27 +139,43 @@ async def join(
     return room_json(await services.rooms.join(account, room_id, body.seat), account)
 
 
-@router.post("/{room_id}/ready")
+@router.post(
+    "/{room_id}/ready",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def ready(
     room_id: str, body: ReadyIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
     return room_json(await services.rooms.ready(account, room_id, body.ready), account)
 
 
-@router.post("/{room_id}/leave")
+@router.post(
+    "/{room_id}/leave",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def leave(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Give up one's seat; the host leaving closes the room."""
     return room_json(await services.rooms.leave(account, room_id), account)
 
 
-@router.post("/{room_id}/kick")
+@router.post(
+    "/{room_id}/kick",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def kick(
     room_id: str, body: KickIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
     return room_json(await services.rooms.kick(account, room_id, body.seat), account)
 
 
-@router.post("/{room_id}/bots")
+@router.post(
+    "/{room_id}/bots",
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def fill(
     room_id: str, body: FillIn, account: AccountDep, services: ServicesDep
 ) -> dict[str, Any]:
@@ -143,14 +183,23 @@ async def fill(
     return room_json(await services.rooms.fill(account, room_id, body.bots), account)
 
 
-@router.post("/{room_id}/start")
+@router.post(
+    "/{room_id}/start",
+    response_model=schemas.MatchSummary,
+    response_model_exclude_unset=True,
+)
 async def start(room_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """The host starts the match; the answer is the match with its WebSocket path."""
     master = await services.rooms.start(account, room_id)
     return summary(master, 0)
 
 
-@router.post("/rematch/{match_id}", status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/rematch/{match_id}",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.Room,
+    response_model_exclude_unset=True,
+)
 async def rematch(match_id: str, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
     """Play the same table again once the match is over (a solo match starts at once; a room
     opens with the same seats and waits for its people to get ready)."""

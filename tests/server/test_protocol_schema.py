@@ -1,0 +1,157 @@
+"""The protocol as a client written from the docs meets it: the published JSON Schemas are
+what the models generate, every event the engines send is in them, every REST answer has a
+model, and the socket's frames keep to them (errors echo ``ref``, whole seconds are integers)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import meeple.games  # noqa: F401
+from meeple.core.registry import load_game, registered
+from meeple.server.http.app import create_app
+from meeple.server.http.publish import schemas, text
+from meeple.server.live.protocol import ClockOut, SnapshotOut
+from meeple.server.settings import Settings
+from tests.server.conftest import Server
+
+FOLDER = Path(__file__).resolve().parents[2] / "docs" / "schemas"
+REGENERATE = "./scripts/schemas (python -m meeple.server.http.publish docs/schemas)"
+
+
+def _published(name: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((FOLDER / name).read_text(encoding="utf-8"))
+    return found
+
+
+def test_the_committed_schemas_are_what_the_models_generate() -> None:
+    generated = schemas()
+    committed = {path.name for path in FOLDER.glob("*.json")}
+    assert committed == set(generated), (
+        f"docs/schemas/ holds {sorted(committed)}, the models give {sorted(generated)}: "
+        f"run {REGENERATE} and commit the result"
+    )
+    stale = [
+        name
+        for name, schema in generated.items()
+        if (FOLDER / name).read_text(encoding="utf-8") != text(schema)
+    ]
+    assert not stale, (
+        f"docs/schemas/{', '.join(stale)} differ from what the models generate: "
+        f"run {REGENERATE} and commit the result"
+    )
+
+
+def _random_events(game_id: str, seats: int, options: dict[str, Any], seed: int) -> list[Any]:
+    state = load_game(game_id, seats=seats, options=options).new_initial_state(seed)
+    rng = random.Random(seed)
+    events = []
+    for _ in range(3000):
+        if state.is_terminal():
+            break
+        seat = rng.choice(list(state.deciding_seats()))
+        events += [e.to_json() for e in state.apply(seat, rng.choice(state.legal_actions(seat)))]
+    return events
+
+
+def test_every_event_the_engines_send_is_in_its_games_published_schema() -> None:
+    """Random matches of every game, version and seat count: each event validates against
+    docs/schemas/events-<game>.json (kind known, fields present and of their types, none
+    unlisted)."""
+    checked: dict[str, set[str]] = {}
+    for info in registered():
+        validator = jsonschema.Draft202012Validator(_published(f"events-{info.name}.json"))
+        options: list[dict[str, Any]] = [{}]
+        if info.name == "manafields":
+            options = [{"faction0": "elves", "faction1": "undead"}, {"faction0": "undead"}]
+        for seats in range(info.min_seats, info.max_seats + 1):
+            for option in options:
+                for seed in range(2):
+                    for event in _random_events(info.id, seats, option, seed):
+                        errors = list(validator.iter_errors(event))
+                        assert not errors, (info.id, event, errors[0].message)
+                        checked.setdefault(info.name, set()).add(event["kind"])
+    assert {"game_over", "queued", "marched"} <= checked["maiterra"]
+    assert {"game_over", "pick", "place"} <= checked["maatatahay"]
+    assert {"game_over", "move", "fight"} <= checked["manafields"]
+
+
+def test_every_rest_answer_has_a_model_and_a_refusal_is_code_and_message() -> None:
+    described = create_app(Settings()).openapi()
+    bare = []
+    for path, methods in described["paths"].items():
+        for method, operation in methods.items():
+            answers = operation["responses"]
+            ok = next((answers[c] for c in answers if c.startswith("2")), None)
+            assert ok is not None, (method, path)
+            if ok.get("content") is None or path.endswith("/stream"):
+                continue  # 204: no body; the stream: NDJSON lines of server-messages.json
+            schema = ok["content"]["application/json"]["schema"]
+            if schema in ({}, {"type": "object"}) or schema.get("additionalProperties") is True:
+                bare.append(f"{method.upper()} {path}")
+            if "422" in answers:
+                refusal = answers["422"]["content"]["application/json"]["schema"]
+                assert refusal == {"$ref": "#/components/schemas/HTTPValidationError"}
+    assert not bare, f"answers without a model: {bare}"
+    refusal = described["components"]["schemas"]["HTTPValidationError"]
+    assert refusal["properties"]["detail"]["required"] == ["code", "message"]
+
+
+def test_whole_seconds_are_sent_as_integers() -> None:
+    """A turn of 60 s reads ``60`` on the socket, as the docs' examples show (it read 60.0)."""
+    assert '"turn_seconds":60}' in ClockOut(deadline=None, turn_seconds=60.0).model_dump_json()
+    snapshot = SnapshotOut.model_json_schema()["properties"]["turn_seconds"]
+    assert {"type": "integer"} in snapshot["anyOf"]
+
+
+def test_every_error_echoes_the_ref_of_the_message_it_refuses(server: Server) -> None:
+    """Malformed, unknown, stale, illegal and flooded messages: each error carries the ref
+    its message was sent with, and every frame keeps to docs/schemas/server-messages.json."""
+    frames = jsonschema.Draft202012Validator(_published("server-messages.json"))
+    client = server.client().guest()
+    match = client.solo(game="manafields", seat=0, bots="random", seed=9)
+    with client.socket(match["id"]) as socket:
+        first = socket.recv()
+        assert not list(frames.iter_errors(first))
+        refused = [
+            ({"type": "action", "action": 1, "version": "0", "ref": "bad-version"}, "message"),
+            ({"type": "shout", "ref": "unknown"}, "message/unknown_type"),
+            ({"type": "action", "version": 0, "ref": "no-action"}, "message/malformed"),
+            ({"type": "action", "action": "zz", "version": 0, "ref": "no-such"}, "action/"),
+            ({"type": "action", "action": 0, "version": 99, "ref": "ahead"}, ""),
+        ]
+        for message, code in refused:
+            socket.send(message)
+            error = socket.recv()
+            assert not list(frames.iter_errors(error)), error
+            assert error["type"] == "error" and error["code"].startswith(code), error
+            assert error["ref"] == message["ref"], error
+        for index in range(60):
+            socket.send({"type": "ping", "ref": f"p{index}"})
+        answers = [socket.recv() for _ in range(60)]
+        flooded = [frame for frame in answers if frame["type"] == "error"]
+        assert flooded and {frame["code"] for frame in flooded} == {"message/flood"}
+        assert all(frame["ref"] is not None for frame in answers)
+        assert sorted(frame["ref"] for frame in answers) == sorted(f"p{i}" for i in range(60))
+        assert not [frame for frame in answers if list(frames.iter_errors(frame))]
+
+
+@pytest.mark.parametrize("name", ["client-messages.json", "server-messages.json"])
+def test_the_message_schemas_name_every_type(name: str) -> None:
+    schema = _published(name)
+    kinds = {
+        part["properties"]["type"]["const"]
+        for part in schema["$defs"].values()
+        if "type" in part.get("properties", {}) and "const" in part["properties"]["type"]
+    }
+    expected = (
+        {"action", "resume", "ping"}
+        if name.startswith("client")
+        else {"snapshot", "update", "error", "pong", "clock", "presence"}
+    )
+    assert kinds == expected

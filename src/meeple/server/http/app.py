@@ -6,6 +6,9 @@ runner and rebuilds every match still being played; on shutdown it closes them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meeple.server.http import schemas
 from meeple.server.http.guard import Guard
@@ -54,6 +58,54 @@ REFUSAL_SCHEMA: dict[str, Any] = {
 wrong shape or type answers 422 with the code ``request/invalid``)."""
 
 
+STOPPING_RETRY_SECONDS = 5
+"""The ``Retry-After`` of a request the stop cut off: about the time a server takes to start."""
+
+
+class StopCut:
+    """An ASGI middleware for the end of a stop: a request still open when ``stop_seconds``
+    have passed after SIGTERM is cancelled by uvicorn, and it ends as a typed ``503
+    server/stopping`` with ``Retry-After`` (or, its answer begun -- a stream --, as the end
+    of that answer) instead of a bare 500 and a traceback in the log. Only the server
+    cancels a request's task, and only when it stops."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = {"http.response.start": False, "end": False}
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                sent["http.response.start"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                sent["end"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            if sent["end"]:
+                return
+            with contextlib.suppress(Exception):  # the client may be gone already
+                if sent["http.response.start"]:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    return
+                detail = {"code": "server/stopping", "message": "the server is stopping"}
+                body = json.dumps({"detail": detail}).encode()
+                headers = [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", str(STOPPING_RETRY_SECONDS).encode()),
+                    (b"connection", b"close"),
+                ]
+                await send({"type": "http.response.start", "status": 503, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server as an ASGI app, for uvicorn or any ASGI server."""
     settings = settings or Settings()
@@ -87,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url="/docs" if settings.api_docs else None,
         redoc_url=None,
     )
+    app.add_middleware(StopCut)  # inside the guard: its refusal gets the security headers
     app.add_middleware(Guard, settings=settings)
 
     @app.exception_handler(RoomError)

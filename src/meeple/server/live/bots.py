@@ -3,8 +3,8 @@
 The rules and bots are synchronous and pure; the server is async. :class:`BotRunner` is the
 one bridge (python-chess's engine module is the model): a decision is a picklable
 :class:`BotJob` -- the game, the full state as JSON, the seat, the bot's name and seed --
-run in a process pool (or, with no workers, on one thread) under the level's budget and a
-time cap the runner owns.
+run in a worker process (or, with no workers, on one thread) under the level's budget and
+a time cap the runner owns.
 
 Hints and win-probability lines go through the same pool as an :class:`AnalysisJob`
 (:func:`meeple.ai.analyse` on one position for one seat), and the runner keeps the answers
@@ -19,9 +19,17 @@ queue is bounded: a hint or analysis that would make it longer than ``queue`` is
 (:class:`BotsBusy`), and so is a new solo match (:meth:`BotRunner.busy`), while the moves
 of the matches already played are always taken: their number is bounded by the matches.
 
-The worker processes die with the server however it ends: each asks the kernel to kill it
-when its parent dies (Linux's ``PR_SET_PDEATHSIG``) and watches its parent besides, and
-:meth:`BotRunner.close` drops the queue at once and stops the workers.
+The worker processes are the runner's own: each is a Python interpreter started with
+:mod:`subprocess` that reads jobs from its standard input and writes the answers to its
+standard output, one at a time (:func:`serve_jobs`). Not :mod:`multiprocessing`: its pools
+(every start method but ``fork``, which a server with threads must not use) start a
+resource-tracker process beside them, which outlived the server for a moment however it
+ended -- uvicorn ends a SIGTERM by raising the signal again, so the process dies of it and
+no exit handler runs -- and stopping it by hand unlinks the pool's semaphores while they
+are in use. These workers need nothing of the kind and die with the server however it
+ends: each asks the kernel to kill it when its parent dies (Linux's ``PR_SET_PDEATHSIG``),
+watches its parent besides, and ends when its standard input does; :meth:`BotRunner.close`
+drops the queue at once and stops the workers.
 """
 
 from __future__ import annotations
@@ -30,18 +38,20 @@ import asyncio
 import contextlib
 import ctypes
 import enum
+import json
 import logging
-import multiprocessing
 import os
+import pickle
 import signal
+import subprocess
 import sys
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import meeple.games  # noqa: F401  (importing it registers every game)
 from meeple.ai import BOT_NAMES, Budget, MctsBot, analyse, make_bot
@@ -59,6 +69,8 @@ ANALYSES_KEPT = 20_000
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker process looks whether its server is still there."""
 PR_SET_PDEATHSIG = 1
+STOP_SECONDS = 2.0
+"""How long a stopped worker process may take to end before it is killed."""
 OWNERS_KEPT = 10_000
 """Owners whose last turn the runner remembers (the least recent are forgotten first)."""
 
@@ -191,6 +203,92 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
 
 
+def serve_jobs(parent: int) -> None:
+    """A worker process's loop: read ``(work, job)`` from standard input, answer
+    ``(True, work(job))`` or ``(False, the exception)`` on standard output, until standard
+    input ends (the runner closed it, or the server died).
+
+    Only the server that started the worker writes to its standard input (a pipe). What the
+    rules or bots print goes to standard error (the server's log), not among the answers."""
+    _die_with(parent)
+    jobs = sys.stdin.buffer
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    while True:
+        try:
+            work, job = pickle.load(jobs)
+        except EOFError:
+            return
+        try:
+            answer: tuple[bool, Any] = (True, work(job))
+        except Exception as failed:  # the asker's to handle (a ValueError, ...)
+            answer = (False, failed)
+        try:
+            text = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception as unpicklable:  # an answer or exception that does not pickle
+            text = pickle.dumps((False, RuntimeError(f"{answer[1]!r:.300} ({unpicklable})")))
+        answers.write(text)
+        answers.flush()
+
+
+_WORKER = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from meeple.server.live.bots import serve_jobs; serve_jobs(int(sys.argv[2]))"
+)
+"""A worker's program: the server's import path (as ``multiprocessing``'s spawn gives it),
+then :func:`serve_jobs`."""
+
+
+class WorkerLost(Exception):
+    """A worker process ended before it answered (killed, out of memory, stopped)."""
+
+
+class _Worker:
+    """One worker process and its two pipes; :meth:`call` runs on a thread of its own."""
+
+    def __init__(self) -> None:
+        # Started from the event loop's thread: PR_SET_PDEATHSIG follows the thread that
+        # started a process, and that thread lives as long as the server.
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER, json.dumps(sys.path), str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self._jobs: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+        self._answers: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+
+    def call(self, work: Callable[[Any], Any], job: Any) -> Any:
+        """``work(job)`` in the worker (blocks until it answers).
+
+        Raises:
+            WorkerLost: the worker ended first (it is reaped).
+            Exception: what ``work`` raised there.
+        """
+        try:
+            self._jobs.write(pickle.dumps((work, job), pickle.HIGHEST_PROTOCOL))
+            self._jobs.flush()
+            done, answer = pickle.load(self._answers)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError) as lost:
+            self.stop()
+            raise WorkerLost(f"bot worker {self.process.pid} ended") from lost
+        if done:
+            return answer
+        raise answer
+
+    def stop(self, wait: float = STOP_SECONDS) -> None:
+        """End the worker (a search in progress with it) and reap it."""
+        with contextlib.suppress(OSError):
+            self.process.terminate()
+        try:
+            self.process.wait(wait)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for pipe in (self._jobs, self._answers):
+            with contextlib.suppress(OSError, ValueError):
+                pipe.close()
+
+
 # -- the runner ----------------------------------------------------------------------------
 
 
@@ -203,14 +301,18 @@ class _Queued:
 
 class BotRunner:
     """Runs :func:`decide` and :func:`analyse_position` off the event loop: ``workers``
-    processes, or a thread if 0; at most ``queue`` jobs waiting before new work is
-    refused (see the module's docstring)."""
+    processes (each started when first needed), or a thread if 0; at most ``queue`` jobs
+    waiting before new work is refused (see the module's docstring)."""
 
     def __init__(self, workers: int, *, queue: int = 64) -> None:
         self._workers = workers
         self._slots = max(1, workers)
         self._limit = queue
-        self._executor = self._start()
+        # With workers, a thread per worker waits on its answer; with none, the one thread
+        # decides itself.
+        self._threads = ThreadPoolExecutor(self._slots, thread_name_prefix="meeple-bot")
+        self._processes: set[_Worker] = set()  # every worker process started and not stopped
+        self._idle: list[_Worker] = []
         self._analyses: OrderedDict[Hashable, JSON] = OrderedDict()
         self._asked: dict[Hashable, asyncio.Future[JSON]] = {}
         # One queue per priority: each owner's jobs in order.
@@ -222,15 +324,6 @@ class BotRunner:
         self._served: OrderedDict[Hashable, int] = OrderedDict()  # owner: its last turn
         self._running: set[asyncio.Task[None]] = set()
         self._closed = False
-
-    def _start(self) -> Executor:
-        if self._workers > 0:
-            # spawn: the server's process has threads (the database driver's), so no fork.
-            context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(
-                self._workers, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
-            )
-        return ThreadPoolExecutor(1, thread_name_prefix="meeple-bot")
 
     @property
     def queued(self) -> int:
@@ -250,8 +343,8 @@ class BotRunner:
     async def choose(self, job: BotJob, owner: Hashable = None) -> Action:
         """The bot's action, decided off the event loop, in ``owner``'s turn among the live
         moves. A move is never refused for a full queue (a seat of a match in play waits on
-        it). A worker process that died (killed, out of memory) takes the pool with it: the
-        pool is started afresh and asked again.
+        it). When a worker process dies on a job (killed, out of memory), another is started
+        in its place and asked again, once.
 
         Raises:
             BotsClosed: the server is stopping.
@@ -350,28 +443,51 @@ class BotRunner:
         self._pump()
 
     async def _execute(self, item: _Queued) -> None:
-        loop = asyncio.get_running_loop()
         try:
-            try:
-                answer = await loop.run_in_executor(self._executor, item.work, item.job)
-            except BrokenExecutor:
-                if self._closed:
-                    raise BotsClosed("the server is stopping") from None
-                self._restart()
-                answer = await loop.run_in_executor(self._executor, item.work, item.job)
-        except Exception as failed:  # the asker's to handle (ValueError, a dead pool)
+            answer = await self._call(item.work, item.job)
+        except Exception as failed:  # the asker's to handle (ValueError, a lost worker)
             if not item.done.done():
                 item.done.set_exception(failed)
             return
         if not item.done.done():
             item.done.set_result(answer)
 
-    def _restart(self) -> None:
-        """A worker died and broke the pool: one new pool, whoever notices first."""
-        broken = self._executor
-        if getattr(broken, "_broken", False):
-            broken.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._start()
+    async def _call(self, work: Callable[[Any], Any], job: Any) -> Any:
+        """``work(job)`` on the thread, or in an idle worker process (one is started when
+        none is idle: :meth:`_pump` runs no more jobs at once than there are workers)."""
+        loop = asyncio.get_running_loop()
+        if self._workers == 0:
+            return await loop.run_in_executor(self._threads, work, job)
+        for attempt in range(2):
+            worker = self._idle.pop() if self._idle else self._started()
+            try:
+                answer = await loop.run_in_executor(self._threads, worker.call, work, job)
+            except WorkerLost:
+                self._processes.discard(worker)
+                if self._closed:
+                    raise BotsClosed("the server is stopping") from None
+                if attempt == 1:
+                    raise
+                log.warning("a bot worker process ended on a job; asking a new one")
+                continue
+            except Exception:
+                self._idle.append(worker)  # it answered (an exception): it goes on serving
+                raise
+            except BaseException:  # cancelled while its thread still waits on the worker
+                self._processes.discard(worker)
+                with contextlib.suppress(OSError):
+                    worker.process.kill()  # the thread gets WorkerLost and reaps it
+                raise
+            self._idle.append(worker)
+            return answer
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _started(self) -> _Worker:
+        if self._closed:
+            raise BotsClosed("the server is stopping")
+        worker = _Worker()
+        self._processes.add(worker)
+        return worker
 
     def close(self) -> None:
         """Stop at once: refuse new work, drop every queued job (their askers get
@@ -387,13 +503,13 @@ class BotRunner:
                         item.done.exception()  # retrieved: no "never retrieved" warning
             queue.clear()
         self._queued = 0
-        executor = self._executor
-        # The pool forgets its processes when shut down: take them first.
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(OSError, ValueError):
-                process.terminate()
-        for process in processes:
-            with contextlib.suppress(OSError, ValueError, AssertionError):
-                process.join(2)
+        workers = list(self._processes)
+        self._processes.clear()
+        self._idle.clear()
+        for worker in workers:  # all at once, then each waited for
+            with contextlib.suppress(OSError):
+                worker.process.terminate()
+        for worker in workers:
+            worker.stop()
+        # The threads waiting on the stopped workers' answers end with them.
+        self._threads.shutdown(wait=False, cancel_futures=True)

@@ -157,8 +157,15 @@ def test_a_disconnected_player_is_played_by_a_bot_and_returns(server: Server) ->
         assert watching.recv()["away"] == []
         with host.socket(room["id"]) as seat:
             assert seat.recv()["seat"] == 0
+        # Everyone sees the grace period start, with its deadline (the host's arrival ended
+        # the one that began with the match); then the seat away.
+        leaving = watching.until("presence", timeout=20)
+        while not leaving["leaving"]:
+            leaving = watching.until("presence", timeout=20)
+        assert leaving["away"] == [] and [e["seat"] for e in leaving["leaving"]] == [0]
+        assert leaving["leaving"][0]["deadline"]
         away = watching.until("presence", timeout=20)
-        assert away["away"] == [0]
+        assert away["away"] == [0] and away["leaving"] == []
         # The bot plays seat 0 now (Manafields: seat 0 moves first).
         update = watching.until("update", timeout=20)
         assert update["version"] >= 1

@@ -163,14 +163,16 @@ def test_the_event_log_names_seats_and_units(page: Page) -> None:
           return events.map((e) => board.describeEvent(e, ctx));
         }"""
     )
-    assert lines[0] == "Ana: Knights (E) moves b2 → b7 (0 OP)"
-    assert lines[1].startswith("random: Wolf Riders (K) fights Longbowmen (F): 5 dice")
+    # Seats read as their side, then who plays them ("Seat 1 (Ana)" with no view here).
+    assert lines[0].endswith("(Ana): Knights (E) moves b2 → b7 (0 OP)")
+    assert "(random): Wolf Riders (K) fights Longbowmen (F): 5 dice" in lines[1]
     assert "6 damage" in lines[1]
     assert "destroyed on h5" in lines[2]
-    assert "6 points to Ana" in lines[3]
-    assert lines[4].startswith("Ana scores 3")
-    assert lines[5] == "random's turn (3 OP)"
-    assert lines[6] == "Ana wins by a 12-point lead"
+    assert "6 points to" in lines[3] and "Ana" in lines[3]
+    assert "(Ana) scores 3" in lines[4]
+    assert lines[5].endswith("(random)'s turn (3 OP)")
+    # The lead it ended on, and the rule's 12 or more.
+    assert lines[6].endswith("(Ana) wins by a lead of 12 (13–1; 12 or more wins)")
     assert all("[object Object]" not in line for line in lines)
     # A view in the context (the match page's and the replay's logs pass the one they show)
     # names the units, not the last view some board drew.
@@ -184,7 +186,7 @@ def test_the_event_log_names_seats_and_units(page: Page) -> None:
           return board.describeEvent(move, ctx);
         }"""
     )
-    assert named == "Ana: Unit 4 (E) moves b2 → b7 (1 OP)"
+    assert named.endswith("(Ana): Unit 4 (E) moves b2 → b7 (1 OP)")
 
 
 # The board module alone on the server's page, fed a real engine's view and legal actions; what
@@ -280,11 +282,11 @@ def test_a_click_out_of_turn_is_explained_and_sends_nothing(page: Page) -> None:
     table = Table(page, {"faction0": "orcs", "faction1": "orcs"})
     table.state.apply(0, table.state.parse_action(0, "end"))
     table.show()
-    expect(page.locator(".mf-status")).to_contain_text("Bo to play")
+    expect(page.locator(".mf-status")).to_contain_text("(Bo) to play")
     expect(page.locator(".mf-end")).to_have_count(0)
     page.click(square(page, "e2"))
     page.wait_for_function("() => /not your turn/.test(window.said || '')")
-    assert "Bo (Orcs, second) is playing" in page.evaluate("() => window.said")
+    assert "Orcs, second (Bo) is playing" in page.evaluate("() => window.said")
     # The unit's card still shows, for information, and nothing was sent.
     expect(page.get_by_test_id("mf-unitcard")).to_contain_text("Ironjaws (C)")
     assert page.evaluate("() => window.played.length") == 0

@@ -66,5 +66,5 @@ def test_teams_need_three_seats() -> None:
 def test_bench_times_four_seat_matches() -> None:
     result = invoke("bench", "--game", "maiterra", "--seats", "4", "--seconds", "0")
     assert result.exit_code == 0, result.output
-    assert '"game": "maiterra/2"' in result.output
+    assert '"game": "maiterra/3"' in result.output
     assert invoke("bench", "--game", "maiterra", "--seats", "5").exit_code == 2

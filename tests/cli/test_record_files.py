@@ -66,7 +66,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], str]] = {
     "a negative seat": (lambda: _text(_record(actions=[[-1, 0]])).encode(), "seat must be"),
     "a bare game id": (
         lambda: _text(_record("maiterra", game="maiterra")).encode(),
-        "'maiterra/1' or 'maiterra/2'",
+        "'maiterra/1', 'maiterra/2' or 'maiterra/3'",
     ),
     "a seat that does not decide": (
         lambda: _text(_idle_seat("maatatahay")).encode(),

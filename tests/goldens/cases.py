@@ -34,7 +34,11 @@ CASES += [
 ]
 
 # The same matches at each rules version: (folder, game id).
-_MAITERRA_VERSIONS = (("maiterra", "maiterra/1"), ("maiterra-2", "maiterra/2"))
+_MAITERRA_VERSIONS = (
+    ("maiterra", "maiterra/1"),
+    ("maiterra-2", "maiterra/2"),
+    ("maiterra-3", "maiterra/3"),
+)
 CASES += [
     (f"{folder}/{name}", game_id, seats, options, seed, seed)
     for folder, game_id in _MAITERRA_VERSIONS

@@ -452,7 +452,7 @@ def test_the_end_of_a_match_says_who_won(page: Page) -> None:
     page.goto("/")
     page.evaluate(HARNESS, {"view": view, "legal": []})
     expect(board(page)).to_have_attribute("data-phase", "over")
-    winner = ["Ana", "Bo"][view["outcome"]["winners"][0]]
+    winner = ["Red (you)", "Blue (Bo)"][view["outcome"]["winners"][0]]
     expect(page.get_by_test_id("maiterra-result")).to_contain_text(f"{winner} won")
     expect(page.get_by_test_id("maiterra-headline")).to_contain_text(f"{winner} won")
     page.locator(".mt-field").first.click()

@@ -129,3 +129,36 @@ def test_a_click_on_a_field_of_yours_selects_it_and_a_march_is_deliberate(sized:
     # Nothing wider than the screen, on the phone too.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.evaluate("window.innerWidth")
+
+
+def test_a_queued_order_is_taken_back_until_the_turn_is_ended(sized: Page) -> None:
+    page = sized
+    sign_in_as_guest(page)
+    start_solo(page, game="maiterra", seats=2, seed=32, bots=["random"])
+    expect(board(page)).to_have_attribute("data-phase", "houses", timeout=WAIT)
+    first, _ = draft_two_fields_side_by_side(page)
+    take_back = page.get_by_test_id("maiterra-take-back")
+    expect(take_back).to_have_count(0)  # nothing queued, nothing to take back
+
+    # A trade, then a march by its button: two orders queued.
+    page.locator("button.mt-trade:not(.mt-unavailable)[data-order='trade food for wood']").click()
+    expect(page.get_by_test_id("maiterra-queue")).to_contain_text("trade food for wood")
+    field(page, first).click()
+    march = page.locator(".mt-dests button[data-order^='march']").first
+    text = march.get_attribute("data-order") or ""
+    march.click()
+    expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text("2 /", timeout=WAIT)
+
+    # "Take back" names the last order; pressed, that order leaves the queue, the trade stays.
+    expect(take_back).to_contain_text(text)
+    take_back.click()
+    expect(page.get_by_test_id("maiterra-queue-count")).to_contain_text("1 /", timeout=WAIT)
+    expect(page.get_by_test_id("maiterra-queue")).not_to_contain_text(text)
+    expect(page.get_by_test_id("maiterra-queue")).to_contain_text("trade food for wood")
+    expect(page.get_by_test_id("maiterra-note")).to_contain_text(f"Took back: {text}")
+    expect(page.get_by_test_id("event-log")).to_contain_text("took back")
+
+    # Once the turn is ended, nothing is taken back any more.
+    expect(take_back).to_contain_text("trade food for wood")
+    page.get_by_test_id("maiterra-end").click()
+    expect(take_back).to_have_count(0, timeout=WAIT)

@@ -43,7 +43,7 @@ refused = partial(hostile_json.refused, game=GAME)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", ["maiterra/1", "maiterra/2"])
+@pytest.mark.parametrize("game_id", ["maiterra/1", "maiterra/2", "maiterra/3"])
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_every_state_of_a_match_loads_in_both_rules_versions(game_id: str, seats: int) -> None:
     game = load_game(game_id, seats=seats)

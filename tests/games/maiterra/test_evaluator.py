@@ -40,7 +40,8 @@ def test_two_seats_are_zero_sum_and_the_start_is_even() -> None:
 
 
 def test_a_field_more_is_better() -> None:
-    state = _played(2, 4, 200)
+    state = _played(2, 5, 200)  # a match still going (seed 4's random play ends it)
+    assert not state.is_terminal()
     before = evaluate_maiterra(state, 0)
     free = next(c for c in range(25) if state.is_land(c) and state.owner[c] < 0)
     state.owner[free] = 0

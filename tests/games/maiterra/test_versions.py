@@ -14,6 +14,7 @@ import meeple.games  # noqa: F401  (registers the games)
 from meeple.core import load_game
 from meeple.games.maiterra import Maiterra, Maiterra1
 from meeple.games.maiterra.data import RULE_VERSIONS, RULES, load_rule_versions, load_rules
+from meeple.games.maiterra.game import Maiterra2
 
 
 def _rules_text() -> str:
@@ -21,10 +22,11 @@ def _rules_text() -> str:
 
 
 def test_every_version_is_registered_and_the_newest_is_the_default() -> None:
-    assert load_game("maiterra", 2).info.version == RULES.version == 2
+    assert load_game("maiterra", 2).info.version == RULES.version == 3
     assert isinstance(load_game("maiterra/1", 2), Maiterra1)
-    assert type(load_game("maiterra/2", 2)) is Maiterra
-    for version in (1, 2):
+    assert type(load_game("maiterra/2", 2)) is Maiterra2
+    assert type(load_game("maiterra/3", 2)) is Maiterra
+    for version in (1, 2, 3):
         assert load_game(f"maiterra/{version}", 3).rules is RULE_VERSIONS[version]
 
 

@@ -87,6 +87,8 @@ class MaiterraHeuristic:
         below 0. ``budget`` is ``state.budget(seat)``, passed in when scoring many orders."""
         order = ids.DECODED[action]
         kind = order.kind
+        if kind == ids.K_TAKE_BACK:
+            return -1.0  # never better than ending the turn: the bot never takes one back
         if budget is None:
             budget = state.budget(seat)
         res = budget.res

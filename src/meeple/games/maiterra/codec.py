@@ -79,6 +79,8 @@ def state_to_json(state: MaiterraState) -> JSON:
                 "cards": [CARD_NAMES[c] for c in state.cards[seat]],
                 "queue": [ids.format_action(a) for a in state.queue[seat]],
                 "ended": state.ended[seat],
+                # From rules version 3 only, so earlier versions' positions read as they did.
+                **({"taken_back": state.taken_back[seat]} if state.game.rules.take_backs else {}),
             }
             for seat in range(state.seats)
         ],
@@ -133,7 +135,7 @@ def state_from_json(game: MaiterraRulebook, data: JSON) -> MaiterraState:
                 raise InvalidState(f"{cell_name(cell)} is a lake and cannot be owned")
     _read_armies(state, top.items("armies", length=seats))
     rows = [
-        Fields(raw, f"state.seats[{seat}]", required=SEAT)
+        Fields(raw, f"state.seats[{seat}]", required=SEAT, optional=("taken_back",))
         for seat, raw in enumerate(top.items("seats", length=seats))
     ]
     for seat, row in enumerate(rows):
@@ -192,6 +194,8 @@ def _read_seat(state: MaiterraState, seat: int, row: Fields, rules: RuleData) ->
     )
     state.cards[seat] = _cards(row.items("cards", max_len=rules.hand_limit), row.path("cards"))
     state.ended[seat] = row.flag("ended")
+    if row.has("taken_back"):
+        state.taken_back[seat] = row.integer("taken_back", 0, rules.take_backs)
     row.items("queue", max_len=rules.max_orders)
 
 

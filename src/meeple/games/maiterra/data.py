@@ -123,6 +123,8 @@ class RuleData:
     draft_place_stores: dict[int, tuple[tuple[int, int, int, int], ...]]
     snake_draft: bool
     max_orders: int
+    # orders a seat may take back from its queue in a turn (0 before version 3)
+    take_backs: int
     turn_limit: int
     storage_cap: int
     free_food: int
@@ -277,6 +279,7 @@ def _rule_data(raw: dict[str, Any], version: int) -> RuleData:
         draft_place_stores=_draft_place_stores(raw["opening"]),
         snake_draft=raw["opening"]["draft"] == "snake",
         max_orders=int(raw["max_orders"]),
+        take_backs=int(raw["take_backs_per_turn"]),
         turn_limit=int(raw["turn_limit"]),
         storage_cap=int(raw["storage_cap"]),
         free_food=int(raw["food"]["free"]),

@@ -308,6 +308,7 @@ HELP = """\
   [bold]sell c3[/]                 sell a soldier on c3 for 2 food
   [bold]play speedup c3[/]         play a card: speedup c3, lucky_strike, rally,
                           sabotage c3, prospect brick
+  [bold]takeback[/]                take back your last queued order (until you end the turn)
   [bold]end[/]                     end the turn: hand in the queued orders
   Everyone plans at once: orders queue (up to the turn's limit) and resolve together
   after every seat has ended its turn; the others' orders stay sealed until then.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from meeple.core.errors import InvalidOptions
+from meeple.core.errors import InvalidAction, InvalidOptions
 from meeple.core.game import GameInfo, OptionSpec
 from meeple.core.outcome import Event
 from meeple.core.types import JSON, Action, Seat
@@ -105,12 +105,16 @@ class Maiterra(MaiterraRulebook):
         return why_order(state, seat, order, budget)
 
     def num_distinct_actions(self) -> int:
-        return notation.NUM_ACTIONS
+        """Every id; ``takeback`` (the last id) only from rules version 3, so the earlier
+        versions keep their number of actions."""
+        return notation.NUM_ACTIONS if self.rules.take_backs else notation.TAKE_BACK
 
     def max_game_length(self) -> int:
         rules = self.rules
         picks = self.seats * (1 + rules.draft_fields)
-        return picks + rules.turn_limit * self.seats * (rules.max_orders + 1)
+        # A seat's turn: each order it keeps, each it takes back and queued first, and end.
+        per_turn = rules.max_orders + 2 * rules.take_backs + 1
+        return picks + rules.turn_limit * self.seats * per_turn
 
     def new_initial_state(self, seed: int) -> MaiterraState:
         return MaiterraState.setup(self, seed)
@@ -123,7 +127,13 @@ class Maiterra(MaiterraRulebook):
         return notation.format_action(action)
 
     def parse_action(self, text: str) -> Action:
-        return notation.parse_action(text)
+        action = notation.parse_action(text)
+        if action >= self.num_distinct_actions():
+            raise InvalidAction(
+                f"queued orders are taken back from rules version 3 on; this match plays {self.id}",
+                action=text,
+            )
+        return action
 
     def action_to_json(self, action: Action) -> JSON:
         data = super().action_to_json(action)
@@ -155,6 +165,13 @@ class Maiterra(MaiterraRulebook):
         return data
 
 
+class Maiterra2(Maiterra):
+    """Maiterra before queued orders could be taken back (``maiterra/2``), kept so that its
+    records replay. See docs/rules/maiterra.md, Versions."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(Maiterra.info, version=2)
+
+
 class Maiterra1(Maiterra):
     """Maiterra as first written (``maiterra/1``), kept so that its records replay: road
     fights only between first steps, and Star draws only when its units lost a fight. See
@@ -163,5 +180,5 @@ class Maiterra1(Maiterra):
     info: ClassVar[GameInfo] = dataclasses.replace(Maiterra.info, version=1)
 
 
-EARLIER_VERSIONS: tuple[type[Maiterra], ...] = (Maiterra1,)
+EARLIER_VERSIONS: tuple[type[Maiterra], ...] = (Maiterra1, Maiterra2)
 """A class for each earlier rules version, oldest first; :class:`Maiterra` is the newest."""

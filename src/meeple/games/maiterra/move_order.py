@@ -29,7 +29,10 @@ _SCORER = MaiterraHeuristic()
 
 
 def maiterra_moves(state: State, seat: Seat, legal: list[Action]) -> list[Action]:
-    """The subset of ``legal`` a search considers, in the order of ``legal``."""
+    """The subset of ``legal`` a search considers, in the order of ``legal``; never
+    ``takeback`` (a search plans forward: undoing its own order only lengthens the tree)."""
+    if ids.TAKE_BACK in legal:
+        legal = [a for a in legal if a != ids.TAKE_BACK]
     if not isinstance(state, MaiterraState) or state.phase == HOUSES or len(legal) <= KEEP + 1:
         return legal
     if state.phase == DRAFT:

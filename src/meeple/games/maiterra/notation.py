@@ -19,6 +19,8 @@ trade           ``trade food for wood``      3 food to the bank for 1 wood
 sell            ``sell c3``                  sell a soldier on c3 for 2 food
 play            ``play speedup c3``          ``lucky_strike``, ``rally``, ``sabotage c3``,
                                              ``prospect brick``
+takeback        ``takeback``                 take back the last queued order (rules
+                                             version 3 on)
 ==============  ===========================  ===============================================
 
 Cells are those of the 5 x 5 grid (``a1`` top left, ``e5`` bottom right; see
@@ -73,7 +75,9 @@ PLAY_LUCKY = PLAY_SPEEDUP + CELLS
 PLAY_RALLY = PLAY_LUCKY + 1
 PLAY_SABOTAGE = PLAY_RALLY + 1
 PLAY_PROSPECT = PLAY_SABOTAGE + CELLS
-NUM_ACTIONS = PLAY_PROSPECT + len(RESOURCES)
+TAKE_BACK = PLAY_PROSPECT + len(RESOURCES)
+# Last, so the ids of every earlier rules version stay as they were.
+NUM_ACTIONS = TAKE_BACK + 1
 
 K_HOUSE: Final = 0
 K_DRAFT: Final = 1
@@ -86,6 +90,7 @@ K_TRAIN: Final = 7
 K_TRADE: Final = 8
 K_SELL: Final = 9
 K_PLAY: Final = 10
+K_TAKE_BACK: Final = 11
 KINDS = (
     "house",
     "draft",
@@ -98,6 +103,7 @@ KINDS = (
     "trade",
     "sell",
     "play",
+    "takeback",
 )
 
 
@@ -181,7 +187,9 @@ def _decode(action: int) -> Order:
         return Order(K_PLAY, CARD_NAMES.index("rally"))
     if action < PLAY_PROSPECT:
         return Order(K_PLAY, SABOTAGE, action - PLAY_SABOTAGE)
-    return Order(K_PLAY, PROSPECT, action - PLAY_PROSPECT)
+    if action < TAKE_BACK:
+        return Order(K_PLAY, PROSPECT, action - PLAY_PROSPECT)
+    return Order(K_TAKE_BACK)
 
 
 DECODED: tuple[Order, ...] = tuple(_decode(a) for a in range(NUM_ACTIONS))
@@ -224,6 +232,8 @@ def _format(action: int) -> str:
         return f"trade {RESOURCES[order.a]} for {RESOURCES[order.b]}"
     if kind == K_SELL:
         return f"sell {cell_name(order.a)}"
+    if kind == K_TAKE_BACK:
+        return "takeback"
     card = CARD_NAMES[order.a]
     if order.a in (SPEEDUP, SABOTAGE):
         return f"play {card} {cell_name(order.b)}"
@@ -238,7 +248,7 @@ NOTATION: tuple[str, ...] = tuple(_format(a) for a in range(NUM_ACTIONS))
 _HINT = (
     "not Maiterra notation; try 'end', 'march c3 NE', 'march c3 NE-E cavalry', "
     "'build farm c3', 'train soldier c3', 'claim c3', 'trade food for wood', "
-    "'play prospect brick', 'house moon' or 'draft c3'"
+    "'play prospect brick', 'takeback', 'house moon' or 'draft c3'"
 )
 
 
@@ -278,6 +288,8 @@ def parse_action(text: str) -> int:
     verb, args = words[0], words[1:]
     if verb == "end" and not args:
         return END
+    if (verb == "takeback" and not args) or (verb == "take" and args == ["back"]):
+        return TAKE_BACK
     if verb == "house" and len(args) == 1:
         return HOUSE + _index(args[0], RULES.houses, "house", text)
     if verb == "draft" and len(args) == 1:

@@ -110,6 +110,7 @@ def resample(state: MaiterraState, seat: Seat, seed: int) -> None:
         for other in others:
             counts, count = divmod(counts, MAX_DRAWN + 1)
             state.queue[other] = draw_queue(state, other, count, rng, terrain)
+            state.taken_back[other] = 0  # sealed like the queue: none is the neutral belief
     state.rng = Rng(rng.next_u64())
 
 

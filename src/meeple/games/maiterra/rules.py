@@ -9,7 +9,8 @@ A match runs through four phases:
 3. ``plan``: "Turns are simultaneous: everyone queues orders, then the turn resolves for
    all seats together." Every seat that has not ended its turn decides; each order is one
    action, ``end`` hands the queue in. When the last seat ends, :mod:`.resolve` runs the
-   whole turn in the written order.
+   whole turn in the written order. From rules version 3 a seat may take back its last
+   queued order (``takeback``) until it ends the turn, up to ``take_backs`` a turn.
 4. ``over``.
 
 Per-cell arrays are indexed by the 5 x 5 grid's cell numbers (see :mod:`.data`).
@@ -367,6 +368,7 @@ class MaiterraState(State):
         "rng",
         "side",
         "soldiers",
+        "taken_back",
         "terrain",
         "turn",
         "winners",
@@ -395,6 +397,7 @@ class MaiterraState(State):
             self.discard: list[int] = []
             self.queue: list[list[int]] = [[] for _ in range(seats)]
             self.ended = [False] * seats
+            self.taken_back = [0] * seats
             self.draft_order: list[int] = []
             self.draft_step = 0
             self.winners: tuple[int, ...] = ()
@@ -418,6 +421,7 @@ class MaiterraState(State):
         self.discard = source.discard[:]
         self.queue = [q[:] for q in source.queue]
         self.ended = source.ended[:]
+        self.taken_back = source.taken_back[:]
         self.draft_order = source.draft_order[:]
         self.draft_step = source.draft_step
         self.winners = source.winners
@@ -584,7 +588,7 @@ class MaiterraState(State):
         derived = self.game.tables
         queue = self.queue[seat]
         if len(queue) >= derived.max_orders:
-            return [ids.END]
+            return [ids.END, *self._take_back(seat)]
         kept = self.kept_budget(seat, queue)
         if budget is None:
             budget = kept.budget
@@ -660,7 +664,16 @@ class MaiterraState(State):
                 extend(kept.sabotage)
             if PROSPECT in cards:
                 extend(PROSPECT_IDS)
+        extend(self._take_back(seat))  # the highest id: the list stays sorted
         return actions
+
+    def _take_back(self, seat: int) -> list[int]:
+        """``takeback`` if the seat may take back its last queued order now: it has one, and
+        it has taken back fewer than the rules' ``take_backs`` this turn (none before rules
+        version 3). The bound keeps a match finite however often a seat changes its mind."""
+        if self.queue[seat] and self.taken_back[seat] < self.game.rules.take_backs:
+            return [ids.TAKE_BACK]
+        return []
 
     def _can_build(self, seat: int, cell: int, kind: int, budget: Budget) -> bool:
         building = self.game.rules.buildings[kind]
@@ -752,9 +765,21 @@ class MaiterraState(State):
             return f"{cell_name(order.a)} is a lake or already taken"
         if self.phase != PLAN:
             return f"orders are queued in a turn; this is the {phase} phase"
+        if order.kind == ids.K_TAKE_BACK:
+            return self._why_no_take_back(seat)
         if len(self.queue[seat]) >= self.game.rules.max_orders:
             return f"a seat queues at most {self.game.rules.max_orders} orders a turn; end the turn"
         return self.game.order_reason(self, seat, order, self.budget(seat))
+
+    def _why_no_take_back(self, seat: int) -> str:
+        limit = self.game.rules.take_backs
+        if not limit:
+            return "queued orders are taken back from rules version 3 on"
+        if self.ended[seat]:
+            return "the turn is ended: its orders are handed in"
+        if not self.queue[seat]:
+            return "no order is queued to take back"
+        return f"a seat takes back at most {limit} orders a turn"
 
     # -- transitions -------------------------------------------------------------------
 
@@ -767,6 +792,11 @@ class MaiterraState(State):
         if kind == ids.K_END:
             return self._end_turn(seat)
         queue = self.queue[seat]
+        if kind == ids.K_TAKE_BACK:
+            taken = queue.pop()
+            self.taken_back[seat] += 1
+            data = {"order": NOTATION[taken], "queued": len(queue)}
+            return [Event("taken_back", seat, data, (seat,))]
         queue.append(action)
         return [Event("queued", seat, {"order": NOTATION[action], "queued": len(queue)}, (seat,))]
 
@@ -850,6 +880,7 @@ class MaiterraState(State):
         self.turn = turn
         for seat in range(self.seats):
             self.queue[seat] = []
+            self.taken_back[seat] = 0
             self.ended[seat] = self.is_out(seat)
 
     def _end_turn(self, seat: int) -> list[Event]:

@@ -121,6 +121,8 @@ def describe(state: MaiterraState, seat: Seat, action: Action) -> str:
     if order.kind == ids.K_END:
         # No count: a seat's sealed orders, and how many, stay hidden until the turn resolves.
         return f"{who} ends the turn"
+    if order.kind == ids.K_TAKE_BACK:
+        return f"{who} takes back the last queued order"
     return f"{who} queues: {ids.format_action(action)}"
 
 

@@ -220,6 +220,7 @@ export function describeEvent(event, context = {}) {
     case "draft_stores": return `${who}, first in the draft, gets ${amountsWords(event.stores)}`;
     case "turn": return `Turn ${event.turn} begins: everyone plans at once`;
     case "queued": return `${who} queued ${event.order} (order ${event.queued})`;
+    case "taken_back": return `${who} took back ${event.order} (${plural(event.queued, "order")} left)`;
     case "turn_ended": return `${who} ended the turn`;
     case "resolve": return `Turn ${event.turn} resolves`;
     case "orders": return (event.orders || []).length
@@ -505,7 +506,8 @@ export default function Board(props) {
       setPending(null);
       const kind = typeof order === "string" ? order.split(" ")[0] : order.kind;
       if (kind === "march" || kind === "pullback" || kind === "sell" || kind === "end") setSelected(null);
-      tell(kind === "end" ? "Turn ended." : `Played: ${what}`);
+      const last = queue[queue.length - 1];
+      tell(kind === "end" ? "Turn ended." : kind === "takeback" ? `Took back: ${last}` : `Played: ${what}`);
     } else {
       // The server's message names the seat, the id and the notation; the reason is the rest.
       const message = String((result && result.message) || "refused")
@@ -797,6 +799,8 @@ function DraftPanel({ view, ctx, deciding_me }) {
 
 function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, pending, cancel, selectInstead, busy, readonly }) {
   const end = orders.find((o) => o.kind === "end");
+  // Until the turn is ended the last queued order may be taken back (rules version 3 on).
+  const takeBack = queue.length ? orders.find((o) => o.kind === "takeback") : null;
   const chooser = useRef(null);
   // A choice between several orders takes the keyboard's focus (Escape cancels it).
   useEffect(() => {
@@ -806,8 +810,11 @@ function OrdersPanel({ view, queue, orders, deciding_me, me, whoDecides, play, p
   return html`<section class="mt-panel" aria-label="Your orders">
     <h4>Your orders <span class="mt-count" data-testid="maiterra-queue-count">${queue.length} / ${view.max_orders}</span></h4>
     ${queue.length ? html`<ol class="mt-queue" data-testid="maiterra-queue">${queue.map((q) => html`<li><code>${q}</code></li>`)}</ol>`
-      : html`<p class="mt-small" data-testid="maiterra-queue">No orders yet: click a field of yours, then a target or a button.</p>`}
-    <p class="mt-small">Orders are sealed and cannot be taken back; they resolve when every seat has ended the turn.</p>
+      : html`<p class="mt-small" data-testid="maiterra-queue">No orders yet: click a field of yours, then one of its orders.</p>`}
+    <p class="mt-small">Nobody else sees your orders; they resolve when every seat has ended the turn.</p>
+    ${takeBack && html`<button class="mt-takeback" data-testid="maiterra-take-back" disabled=${busy || readonly}
+        onClick=${() => play(takeBack)} aria-label=${`Take back your last order: ${queue[queue.length - 1]}`}>
+      Take back <code>${queue[queue.length - 1]}</code></button>`}
     ${pending && pending.type === "choose" && html`<div class="mt-choose" role="group" aria-label="Queue this order?" ref=${chooser}
         data-testid="maiterra-confirm">
       <p>To ${pending.to}: queue this order?</p>

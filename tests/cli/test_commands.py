@@ -151,10 +151,27 @@ def test_replay_step_waits_for_enter(finished_record: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_replay_json_prints_the_final_state(finished_record: Path) -> None:
+def test_replay_json_prints_the_outcome_and_the_final_state(
+    tmp_path: Path, finished_record: Path
+) -> None:
     result = invoke("replay", str(finished_record), "--json")
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == saved(finished_record).replay().to_json()
+    record = saved(finished_record)
+    state = record.replay()
+    assert json.loads(result.stdout) == {
+        "game": record.game().id,
+        "outcome": state.outcome().to_json(),  # type: ignore[union-attr]
+        "state": state.to_json(),
+    }
+    assert json.loads(result.stdout)["outcome"]["reason"]
+    data = json.loads(finished_record.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:3]
+    data.pop("outcome", None)
+    unfinished = tmp_path / "unfinished.json"
+    unfinished.write_text(json.dumps(data), encoding="utf-8")
+    result = invoke("replay", str(unfinished), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["outcome"] is None
 
 
 def test_replay_of_an_invalid_record_exits_2(tmp_path: Path, finished_record: Path) -> None:

@@ -198,7 +198,11 @@ def play(  # noqa: PLR0917 (typer: one parameter per option)
 def replay(  # noqa: PLR0917 (typer: one parameter per option)
     file: Annotated[Path, typer.Argument(help="A match record (JSON).")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print only the final state as JSON.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the game, the outcome (null if unfinished) and the final state as JSON.",
+        ),
     ] = False,
     step: Annotated[bool, typer.Option(help="Wait for Enter between actions.")] = False,
     analyse: Annotated[
@@ -243,13 +247,25 @@ def replay(  # noqa: PLR0917 (typer: one parameter per option)
             _print_analysis(record, as_json, seconds, iterations, where)
             return
         if as_json:
-            typer.echo(json.dumps(record.replay().to_json(), indent=2))
+            typer.echo(json.dumps(_replayed(record), indent=2))
             return
         _print_replay(record, step)
     except GameError as error:  # InvalidRecord, and anything else the record's game refuses
         raise fail(str(error)) from error
     except ExecutorUnavailable as error:
         raise fail(str(error)) from error
+
+
+def _replayed(record: MatchRecord) -> dict[str, object]:
+    """``replay --json``: the record's game, how the match ended (null while unfinished)
+    and the full final state."""
+    state = record.replay()
+    outcome = state.outcome()
+    return {
+        "game": record.game().id,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "state": state.to_json(),
+    }
 
 
 @dataclass(frozen=True)

@@ -6,22 +6,27 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from typer.testing import CliRunner
 
 import meeple.games  # noqa: F401
+from meeple.cli.main import app
 from meeple.core.registry import load_game, registered
 from meeple.server.http.app import create_app
-from meeple.server.http.publish import schemas, text
+from meeple.server.http.publish import protocol_page, schemas, stale
+from meeple.server.live.events import EVENTS
 from meeple.server.live.protocol import ClockOut, SnapshotOut
 from meeple.server.settings import Settings
 from tests.server.conftest import Server
 
-FOLDER = Path(__file__).resolve().parents[2] / "docs" / "schemas"
-REGENERATE = "./scripts/schemas (python -m meeple.server.http.publish docs/schemas)"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+FOLDER = DOCS / "schemas"
+REGENERATE = "`meeple schemas` (`meeple schemas --check` names the files that differ)"
 
 
 def _published(name: str) -> dict[str, Any]:
@@ -36,15 +41,50 @@ def test_the_committed_schemas_are_what_the_models_generate() -> None:
         f"docs/schemas/ holds {sorted(committed)}, the models give {sorted(generated)}: "
         f"run {REGENERATE} and commit the result"
     )
-    stale = [
-        name
-        for name, schema in generated.items()
-        if (FOLDER / name).read_text(encoding="utf-8") != text(schema)
-    ]
-    assert not stale, (
-        f"docs/schemas/{', '.join(stale)} differ from what the models generate: "
+    differ = [str(path.relative_to(DOCS)) for path in stale(DOCS)]
+    assert not differ, (
+        f"docs/{', docs/'.join(differ)} differ from what the models generate: "
         f"run {REGENERATE} and commit the result"
     )
+
+
+def test_every_event_kind_has_a_meaning_and_protocol_md_lists_it() -> None:
+    """The catalogue says in a line what each kind means, and docs/protocol.md's tables are
+    the catalogue's: every kind of every game, with its fields and that line."""
+    page = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    for game, kinds in EVENTS.items():
+        section = page.split(f"#### {game.capitalize()}\n")[1].split("####")[0]
+        for kind, (meaning, fields) in kinds.items():
+            assert meaning.strip() and "\n" not in meaning and meaning.endswith("."), kind
+            row = next(line for line in section.splitlines() if line.startswith(f"| `{kind}` |"))
+            assert all(f"`{name}`" in row for name in fields), (game, kind, row)
+        schema = _published(f"events-{game}.json")
+        assert {one["title"]: one["description"] for one in schema["oneOf"]} == {
+            kind: entry.meaning for kind, entry in kinds.items()
+        }
+    assert protocol_page(page) == page, f"docs/protocol.md's event tables: run {REGENERATE}"
+
+
+def test_meeple_schemas_check_names_what_differs_and_writing_mends_it(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS / "schemas", docs / "schemas")
+    shutil.copy(DOCS / "protocol.md", docs / "protocol.md")
+    runner = CliRunner()
+    ok = runner.invoke(app, ["schemas", "--check", "--docs", str(docs)])
+    assert ok.exit_code == 0, ok.output
+    (docs / "schemas" / "events-maiterra.json").write_text("{}\n", encoding="utf-8")
+    (docs / "schemas" / "old.json").write_text("{}\n", encoding="utf-8")
+    page = (docs / "protocol.md").read_text(encoding="utf-8")
+    (docs / "protocol.md").write_text(page.replace("| `marched` |", "| `march` |"), "utf-8")
+    checked = runner.invoke(app, ["schemas", "--check", "--docs", str(docs)])
+    assert checked.exit_code == 1
+    for name in ("events-maiterra.json", "old.json", "protocol.md"):
+        assert name in checked.output
+    written = runner.invoke(app, ["schemas", "--docs", str(docs)])
+    assert written.exit_code == 0, written.output
+    assert not (docs / "schemas" / "old.json").exists()
+    assert runner.invoke(app, ["schemas", "--check", "--docs", str(docs)]).exit_code == 0
+    assert (docs / "protocol.md").read_text(encoding="utf-8") == page
 
 
 def _random_events(game_id: str, seats: int, options: dict[str, Any], seed: int) -> list[Any]:

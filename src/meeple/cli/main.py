@@ -53,6 +53,7 @@ from meeple.cli.play import (
 )
 from meeple.cli.render import render_view
 from meeple.cli.research import adapter_floor, bench_adapters, search_speed, vs_openspiel
+from meeple.cli.schemas import schemas
 from meeple.cli.selfplay import bench as run_bench
 from meeple.cli.selfplay import bots_for_seats, parse_goal, play_selfplay_job, selfplay_jobs
 from meeple.cli.serve import lan, serve
@@ -598,3 +599,4 @@ app.command("vs-openspiel")(vs_openspiel)
 app.command()(tune)
 app.command("search-speed")(search_speed)
 app.command("tutorial")(tutorial)
+app.command("schemas")(schemas)

@@ -1,7 +1,6 @@
 """The published message schemas: JSON Schema generated from the pydantic models.
 
-``python -m meeple.server.http.publish [FOLDER]`` (``scripts/schemas``) writes into
-docs/schemas/:
+``meeple schemas`` writes them into docs/schemas/ (``--check`` only says which differ):
 
 - ``client-messages.json``: every WebSocket message a client sends (``action``, ``resume``,
   ``ping``);
@@ -11,20 +10,20 @@ docs/schemas/:
 - ``openapi.json``: the REST routes with their request and answer bodies (what the server
   serves at ``/openapi.json``).
 
+and the event tables of docs/protocol.md (from :mod:`meeple.server.live.events`).
 tests/server/test_protocol_schema.py fails when the committed files differ from these.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from meeple.server.http.app import create_app
-from meeple.server.live.events import EVENTS, event_schema
+from meeple.server.live.events import EVENTS, event_schema, events_markdown
 from meeple.server.live.protocol import ClientMessage, ServerMessage
 from meeple.server.settings import Settings
 
@@ -61,24 +60,57 @@ def text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def write(folder: Path) -> list[Path]:
-    """Write every schema into ``folder``; returns the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, schema in schemas().items():
-        path = folder / name
-        path.write_text(text(schema), encoding="utf-8")
-        written.append(path)
-    return written
+EVENTS_START = (
+    "<!-- The event kinds: written by `meeple schemas` from meeple.server.live.events -->"
+)
+EVENTS_END = "<!-- End of the event kinds -->"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else Path("docs/schemas")
-    for path in write(folder):
-        print(path)
-    return 0
+def protocol_page(page: str) -> str:
+    """docs/protocol.md's text with its event tables (between the two markers) as the
+    catalogue gives them.
+
+    Raises:
+        ValueError: the page lacks the markers.
+    """
+    head, found, rest = page.partition(EVENTS_START + "\n")
+    _tables, ended, tail = rest.partition(EVENTS_END)
+    if not found or not ended:
+        raise ValueError(f"docs/protocol.md has no {EVENTS_START!r} ... {EVENTS_END!r}")
+    return f"{head}{EVENTS_START}\n\n{events_markdown()}\n{EVENTS_END}{tail}"
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def files(docs: Path) -> dict[Path, str]:
+    """Every generated file under ``docs`` (the docs folder) with the text it should hold:
+    ``schemas/*.json`` and ``protocol.md`` (its event tables)."""
+    wanted = {docs / "schemas" / name: text(schema) for name, schema in schemas().items()}
+    page = docs / "protocol.md"
+    wanted[page] = protocol_page(page.read_text(encoding="utf-8"))
+    return wanted
+
+
+def stale(docs: Path) -> list[Path]:
+    """The generated files under ``docs`` that differ from what the models give, are missing,
+    or are left over (a schema file no model writes)."""
+    wanted = files(docs)
+    differ = [
+        path
+        for path, body in wanted.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != body
+    ]
+    extra = [path for path in sorted((docs / "schemas").glob("*.json")) if path not in wanted]
+    return differ + extra
+
+
+def write(docs: Path) -> list[Path]:
+    """Write every generated file under ``docs`` that differs, and remove schema files no
+    model writes; returns the files changed."""
+    changed = stale(docs)
+    (docs / "schemas").mkdir(parents=True, exist_ok=True)
+    wanted = files(docs)
+    for path in changed:
+        if path in wanted:
+            path.write_text(wanted[path], encoding="utf-8")
+        else:
+            path.unlink()
+    return changed

@@ -18,9 +18,13 @@ def invoke(*args: str, input: str | None = None) -> Result:
 
 
 def _steps(name: str) -> list[tuple[str, str, str]]:
+    """Each step's title, what the learner types (a win's whole line), its success."""
     provide = kit_for(name).tutorial
     assert provide is not None
-    return [(s.title, s.example, s.success) for s in load_tutorial(provide()).steps]
+    return [
+        (s.title, "\n".join(s.solution) if s.to_win else s.example, s.success)
+        for s in load_tutorial(provide()).steps
+    ]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -37,17 +41,18 @@ def test_a_learner_who_does_what_each_step_asks_completes_the_tutorial(name: str
 
 
 def test_a_wrong_action_is_explained_and_the_step_stays() -> None:
-    """Maiterra's third step asks for a march: ``end`` is legal but not asked, ``fly`` is no
+    """Maiterra's fourth step asks for a march: ``end`` is legal but not asked, ``fly`` is no
     order at all; after both the step and its position are unchanged and a march passes."""
     steps = _steps("maiterra")
-    script = [example for _, example, _ in steps[:2]] + ["end", "fly a1", steps[2][1], "quit"]
+    script = [example for _, example, _ in steps[:3]] + ["end", "fly a1", steps[3][1], "quit"]
     result = invoke("tutorial", "maiterra", input="\n".join(script) + "\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Not yet: That is not a march" in out
+    assert "Not yet: That is not the order this step asks for." in out
     assert "not Maiterra notation" in out  # the engine's reason for an order it cannot read
-    assert out.count("Step 3/6") == 1  # the step was not shown again: it did not advance
-    assert "Step 4/6" in out
+    assert "seat 1, action" not in out  # a refusal as a match words it
+    assert out.count(f"Step 4/{len(steps)}") == 1  # not shown again: it did not advance
+    assert f"Step 5/{len(steps)}" in out
     assert "Tutorial left." in out
     assert "Tutorial complete." not in out
 

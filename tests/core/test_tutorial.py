@@ -7,7 +7,7 @@ import pytest
 import meeple.games  # noqa: F401 (registers the games)
 from meeple.core import JSON, Game, InvalidTutorial, Tutorial, load_tutorial
 from meeple.core.registry import kit_for, load_game
-from meeple.core.tutorial import check_action, next_state, step_state
+from meeple.core.tutorial import check_action, check_tutorial, next_state, play_on, step_state
 
 GAMES = ["maatatahay", "maiterra", "manafields"]
 
@@ -24,8 +24,16 @@ def test_every_step_builds_and_its_example_does_what_it_asks(name: str) -> None:
     game, tutorial = _tutorial(name)
     assert 5 <= len(tutorial.steps) <= 12
     state = step_state(game, tutorial, 0)
+    check_tutorial(game, tutorial)
     for index, step in enumerate(tutorial.steps):
+        if step.position != "previous":
+            state = step_state(game, tutorial, index)
         assert step.seat in state.deciding_seats(), step.title
+        if step.to_win:
+            end = play_on(game, step, state, step.solution[:-1])
+            won = check_action(game, step, end, step.solution[-1])
+            assert won.done and won.message.startswith("You won!"), won.message
+            break
         for text in step.expect.get("any_of", []):
             assert check_action(game, step, state, text).ok, (step.title, text)
         done = check_action(game, step, state, step.example)
@@ -45,6 +53,8 @@ def test_a_wrong_action_is_explained_and_changes_nothing(name: str) -> None:
         before = state.to_json()
         illegal = check_action(game, step, state, "no such order")
         assert not illegal.ok and illegal.message
+        if step.to_win:
+            continue  # every legal action is played on
         for action in state.legal_actions(step.seat):
             text = game.format_action(action)
             result = check_action(game, step, state, text)
@@ -54,16 +64,56 @@ def test_a_wrong_action_is_explained_and_changes_nothing(name: str) -> None:
         assert state.to_json() == before
 
 
+def _step(seat: int, position: JSON) -> JSON:
+    return {
+        "title": "Pick",
+        "text": "Pick the second pair.",
+        "position": position,
+        "seat": seat,
+        "expect": {"any_of": ["pick 2"]},
+        "example": "pick 2",
+        "wrong": "No.",
+        "success": "Yes.",
+    }
+
+
+def test_a_scripted_answer_is_checked_and_a_refusal_says_the_reason_only() -> None:
+    """A scripted answer refused where it is played fails the check of the whole tutorial;
+    a refused action reads as a match's refusal: the engine's reason, no seat or id."""
+    game = load_game("maatatahay", seats=2)
+    good = {**_step(0, {"setup": {"seed": 1}}), "answers": []}
+    tutorial = load_tutorial({"seats": 2, "steps": [good, {**_step(0, "previous")}]})
+    with pytest.raises(InvalidTutorial):
+        check_tutorial(game, tutorial)  # after "pick 2" the Balan say who places first
+    bad = load_tutorial({"seats": 2, "steps": [{**good, "answers": [[1, "pick 1"]]}]})
+    with pytest.raises(InvalidTutorial, match="scripted answer"):
+        check_tutorial(game, bad)
+    state = step_state(game, bad, 0)
+    refused = check_action(game, bad.steps[0], state, "z9 N keep 0e0s")
+    assert not refused.ok and not refused.message.startswith("seat")
+    assert "action" not in refused.message.split(":")[0]
+
+
 def test_malformed_tutorials_are_refused() -> None:
     malformed: list[JSON] = [
         [],
         {"seats": 2},
         {"seats": 2, "steps": [{"title": "t"}]},
         {"seats": 2, "steps": [{"position": "previous"}]},
+        {"seats": 2, "steps": [_step(0, {"setup": {"seed": 1}}), _step(1, "previous")]},
+        {"seats": 2, "steps": [_step(0, {"setup": {"seed": 1}}), _step(0, {"setup": {"seed": 2}})]},
+        {"seats": 2, "steps": [{**_step(0, {"setup": {"seed": 1}}), "answers": [[1]]}]},
     ]
     for data in malformed:
         with pytest.raises(InvalidTutorial):
             load_tutorial(data)
+
+
+def test_every_tutorial_is_one_match_from_one_seat() -> None:
+    for name in GAMES:
+        _game, tutorial = _tutorial(name)
+        assert len({step.seat for step in tutorial.steps}) == 1, name
+        assert all(step.position == "previous" for step in tutorial.steps[1:-1]), name
 
 
 def test_a_state_position_a_previous_position_a_view_path_and_hints() -> None:
@@ -121,15 +171,15 @@ def test_maatatahay_is_one_match_from_one_side_in_prose() -> None:
     type."""
     game, tutorial = _tutorial("maatatahay")
     assert {step.seat for step in tutorial.steps} == {0}
-    assert all(step.position == "previous" for step in tutorial.steps[1:])
+    assert all(step.position == "previous" for step in tutorial.steps[1:-1])
     for step in tutorial.steps:
         assert "`" not in step.text + step.success and "type" not in step.text.lower()
     state = step_state(game, tutorial, 0)
-    for index, step in enumerate(tutorial.steps):
+    for index, step in enumerate(tutorial.steps[:-1]):
         assert state.deciding_seats() == (0,), step.title  # the Wazu have answered
         done = check_action(game, step, state, step.example)
         following = next_state(game, tutorial, index, done)
-        if following is None:
-            break
+        if following is None or tutorial.steps[index + 1].to_win:
+            break  # the last step is a short endgame of its own
         assert following is done.state  # the same match goes on
         state = following

@@ -30,11 +30,26 @@ def test_every_step_passes_with_its_example_and_leads_to_the_next(
         assert step["view"]["game"].startswith(name)
         texts = [a["text"] for a in step["legal"]]
         assert step["example"] in texts
+        played: list[str] = []
+        if step["to_win"]:  # played on: the line that wins, its earlier actions sent along
+            *played, _last = step["solution"]
+            for at, action in enumerate(played):
+                on = client.post(
+                    f"/api/tutorials/{name}/check",
+                    json={"step": index, "action": action, "played": played[:at]},
+                ).json()
+                assert on["ok"] and not on["done"] and not on["over"], on
         answer = client.post(
-            f"/api/tutorials/{name}/check", json={"step": index, "action": step["example"]}
+            f"/api/tutorials/{name}/check",
+            json={
+                "step": index,
+                "action": step["solution"][-1] if played else step["example"],
+                "played": played,
+            },
         ).json()
         assert answer["ok"] is True, answer
-        assert answer["message"] == step["success"]
+        assert answer["done"] is True
+        assert answer["message"] == ("You won! " if step["to_win"] else "") + step["success"]
         assert answer["next"] == (index + 1 if index + 1 < len(steps) else None)
         assert answer["view"] != step["view"]
 

@@ -21,6 +21,7 @@ from meeple.core.tutorial import (
     InvalidTutorial,
     Tutorial,
     check_action,
+    check_tutorial,
     load_tutorial,
     next_state,
     step_state,
@@ -34,7 +35,9 @@ def _tutorial_of(name: str) -> tuple[Game, Tutorial]:
         raise fail(f"{info.title} has no tutorial")
     try:
         tutorial = load_tutorial(provide())
-        return load_game(info.name, seats=tutorial.seats, options=tutorial.options), tutorial
+        game = load_game(info.name, seats=tutorial.seats, options=tutorial.options)
+        check_tutorial(game, tutorial)
+        return game, tutorial
     except (InvalidTutorial, ValueError) as error:
         raise fail(f"the tutorial of {info.title} is broken: {error}") from error
 
@@ -58,6 +61,7 @@ def tutorial(
         out.print(f"[bold]Step {index + 1}/{len(steps.steps)}: {escape(step.title)}[/]")
         out.print(render_view(state.view(step.seat), name))
         out.print(escape(step.text), soft_wrap=True)
+        start = state
         while True:
             try:
                 line = out.input(escape(f"step {index + 1}> ")).strip()
@@ -67,6 +71,10 @@ def tutorial(
                 out.print("Tutorial left.")
                 return
             if line == "hint":
+                if step.to_win:
+                    legal = state.legal_actions(step.seat)
+                    out.print(f"Try: {escape(state.action_to_string(step.seat, legal[0]))}")
+                    continue
                 out.print(f"Try: {escape(step.example)}")
                 continue
             if not line:
@@ -78,6 +86,13 @@ def tutorial(
             report = report_events(done.events, name, done.state.view(step.seat))
             if report is not None:
                 out.print(report)
+            if step.to_win and not done.done:
+                state = done.state
+                if state.is_terminal():  # not won: the position starts again
+                    out.print(f"[red]{escape(done.message)}[/]", soft_wrap=True)
+                    state = start
+                out.print(render_view(state.view(step.seat), name))
+                continue
             out.print(f"[green]Well done:[/] {escape(done.message)}", soft_wrap=True)
             following = next_state(rules, steps, index, done)
             if following is None:

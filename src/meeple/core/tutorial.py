@@ -15,18 +15,33 @@ A tutorial is ``{"seats": 2, "options": {}, "steps": [step, ...]}``; a step is::
      "example": "c3 E",
      "wrong": "what a legal but not-asked action is told",
      "hints": {"c3 W": "a hint for that action"},
-     "success": "what is said after success"}
+     "success": "what is said after success",
+     "answers": [[1, "first B"], ...]}
+
+``"answers"`` (optional) script the other seats' reply to the learner's passing action: each
+``[seat, action]`` is played in order, right after it, by a seat that decides then; when
+they run out, the other seats answer as below. Every scripted answer must be legal where it
+is played, and :func:`check_tutorial` plays the whole tutorial through to make sure.
+
+The last step may instead be a position to play on to a win: ``"expect": {"win": true}``
+with ``"solution"``, the learner's actions of one line that wins (its first is the
+``example``). Any legal action is then played (the board in normal play, nothing
+singled out), the tutorial's opponent answers, and the step is done when the match is over
+and the learner has won. Its ``position`` is ``"previous"`` or, announced in its text as a
+short endgame, a position of its own.
 
 ``"previous"`` is the position after the learner's action of the step before (when built
 without one, after that step's ``example``). A wrong action leaves the position unchanged:
 an illegal one is answered with the engine's reason, a legal but not-asked one with the
 step's ``hints`` entry for it or else its ``wrong`` text.
 
-A tutorial is best one match played from one side: every step with the same ``seat`` (the
-learner's), every step after the first continuing from ``"previous"``. After the learner's
-passing action the other seats answer until the learner decides again or the match is over;
-each plays its first legal action (a patient opponent: the point is the rule on show, not
-the opponent's skill), so the match and its positions are the same every time.
+A tutorial is one match played from one side: every step has the same ``seat`` (the
+learner's), and every step after the first continues from ``"previous"`` (only a last "play
+on to win" step may set up a short endgame of its own). After the learner's passing action
+and any scripted answers, the other seats answer until the learner decides again or the
+match is over; each plays its first legal action (a patient, weak opponent: the point is the
+rule on show, not the opponent's skill), so the match and its positions are the same every
+time.
 """
 
 from __future__ import annotations
@@ -40,7 +55,7 @@ from meeple.core.game import Game, State
 from meeple.core.outcome import Event
 from meeple.core.types import JSON, Seat
 
-EXPECT_KINDS = ("any_of", "event", "view_path")
+EXPECT_KINDS = ("any_of", "event", "view_path", "win")
 """The closed vocabulary of what a step may expect."""
 
 
@@ -61,9 +76,18 @@ class Step:
     wrong: str
     success: str
     hints: Mapping[str, str] = field(default_factory=dict)
+    answers: tuple[tuple[Seat, str], ...] = ()
+    solution: tuple[str, ...] = ()
+
+    @property
+    def to_win(self) -> bool:
+        """Whether this step is the match played on to a win (no single action asked)."""
+        return bool(self.expect.get("win"))
 
     def to_json(self) -> JSON:
         return {
+            "to_win": self.to_win,
+            "solution": list(self.solution),
             "title": self.title,
             "text": self.text,
             "seat": self.seat,
@@ -86,15 +110,19 @@ class Tutorial:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """What a learner's action did: ``ok`` when it did what the step asks.
+    """What a learner's action did: ``ok`` when it did what the step asks (on a step played
+    on to a win: when it was legal, so the match went on).
 
-    ``state`` is the position after it (the same position, unchanged, when not ``ok``).
+    ``state`` is the position after it and the answers (the same position, unchanged, when
+    not ``ok``); ``done`` whether the step is done (on a step played on to a win only once
+    the learner has won).
     """
 
     ok: bool
     message: str
     state: State
     events: tuple[Event, ...] = ()
+    done: bool = False
 
 
 def _text(data: Mapping[str, Any], key: str, where: str) -> str:
@@ -128,6 +156,21 @@ def _step(data: object, index: int) -> Step:
     hints = data.get("hints", {})
     if not isinstance(hints, dict) or not all(isinstance(v, str) for v in hints.values()):
         raise InvalidTutorial(f"{where}.hints must map actions to text")
+    answers = data.get("answers", [])
+    if not isinstance(answers, list) or not all(
+        isinstance(a, list)
+        and len(a) == 2
+        and isinstance(a[0], int)
+        and not isinstance(a[0], bool)
+        and isinstance(a[1], str)
+        for a in answers
+    ):
+        raise InvalidTutorial(f"{where}.answers must be a list of [seat, action]")
+    solution = data.get("solution", [])
+    if not isinstance(solution, list) or not all(isinstance(a, str) for a in solution):
+        raise InvalidTutorial(f"{where}.solution must be a list of actions")
+    if expect.get("win") and not (solution and solution[0] == data.get("example")):
+        raise InvalidTutorial(f"{where}.solution must start with the example")
     return Step(
         title=_text(data, "title", where),
         text=_text(data, "text", where),
@@ -138,6 +181,8 @@ def _step(data: object, index: int) -> Step:
         wrong=_text(data, "wrong", where),
         success=_text(data, "success", where),
         hints=hints,
+        answers=tuple((seat, text) for seat, text in answers),
+        solution=tuple(solution),
     )
 
 
@@ -158,7 +203,21 @@ def load_tutorial(data: JSON) -> Tutorial:
         raise InvalidTutorial("options must be an object")
     if not isinstance(steps, list) or not steps:
         raise InvalidTutorial("steps must be a non-empty list")
-    return Tutorial(seats, options, tuple(_step(s, i) for i, s in enumerate(steps)))
+    read = tuple(_step(s, i) for i, s in enumerate(steps))
+    for index, step in enumerate(read):
+        if step.seat != read[0].seat:
+            raise InvalidTutorial(
+                f"steps[{index}].seat: a tutorial is played from one seat, {read[0].seat}"
+            )
+        last = index == len(read) - 1
+        if step.to_win and not last:
+            raise InvalidTutorial(f"steps[{index}]: only the last step is played on to a win")
+        if index and step.position != "previous" and not (last and step.to_win):
+            raise InvalidTutorial(
+                f"steps[{index}].position: a tutorial is one match, each step continuing "
+                'from "previous" (only a last step played on to a win sets up its own)'
+            )
+    return Tutorial(seats, options, read)
 
 
 def _view_at(view: JSON, path: Sequence[Any]) -> object:
@@ -186,22 +245,50 @@ def _does_what_is_asked(
     return True
 
 
+WON = "You won!"
+"""Said when the learner wins the match a last step plays on (before the step's success)."""
+
+
 def check_action(game: Game, step: Step, state: State, text: str) -> Check:
     """Whether the learner's ``text`` (notation) does what ``step`` asks in ``state``.
 
-    ``state`` is never changed: a success carries the position after the action.
+    ``state`` is never changed: a success carries the position after the action and the
+    other seats' answers. A refusal says the engine's reason only, as a match does.
+
+    Raises:
+        InvalidTutorial: when a scripted answer is refused where it is played.
     """
     try:
         action = state.parse_action(step.seat, text.strip())
         after = state.clone()
         events = after.apply(step.seat, action)
     except GameError as error:
-        return Check(False, str(error), state)
+        return Check(False, error.reason, state)
     notation = game.format_action(action)
-    if _does_what_is_asked(game, step, notation, after, events):
+    if step.to_win:
         events = [*events, *others_answer(after, step.seat)]
-        return Check(True, step.success, after, tuple(events))
+        outcome = after.outcome() if after.is_terminal() else None
+        if outcome is None:
+            return Check(True, "", after, tuple(events))
+        if step.seat in outcome.winners:
+            return Check(True, f"{WON} {step.success}", after, tuple(events), done=True)
+        return Check(True, step.wrong, after, tuple(events))
+    if _does_what_is_asked(game, step, notation, after, events):
+        events = [*events, *_scripted(after, step), *others_answer(after, step.seat)]
+        return Check(True, step.success, after, tuple(events), done=True)
     return Check(False, step.hints.get(notation, step.wrong), state)
+
+
+def _scripted(state: State, step: Step) -> list[Event]:
+    events: list[Event] = []
+    for seat, text in step.answers:
+        try:
+            events.extend(state.apply(seat, state.parse_action(seat, text)))
+        except GameError as error:
+            raise InvalidTutorial(
+                f"{step.title}: the scripted answer {seat} {text!r} is refused: {error.reason}"
+            ) from error
+    return events
 
 
 def others_answer(state: State, learner: Seat) -> list[Event]:
@@ -212,6 +299,52 @@ def others_answer(state: State, learner: Seat) -> list[Event]:
         seat = state.deciding_seats()[0]
         events.extend(state.apply(seat, state.legal_actions(seat)[0]))
     return events
+
+
+def play_on(game: Game, step: Step, state: State, played: Sequence[str]) -> State:
+    """The position of a step played on to a win after the learner's ``played`` actions
+    (each with the opponent's answer) from ``state``; ``state`` is not changed.
+
+    Raises:
+        InvalidTutorial: when one of ``played`` is refused or the match is already over.
+    """
+    for text in played:
+        if state.is_terminal():
+            raise InvalidTutorial("the match is over")
+        done = check_action(game, step, state, text)
+        if not done.ok:
+            raise InvalidTutorial(done.message)
+        state = done.state
+    return state
+
+
+def check_tutorial(game: Game, tutorial: Tutorial) -> None:
+    """Play ``tutorial`` through: every step's example passes where the step before left
+    the match, every scripted answer is legal where it is played, and a step played on to a
+    win is won by its ``solution``.
+
+    Raises:
+        InvalidTutorial: naming the first step that fails.
+    """
+    state = step_state(game, tutorial, 0)
+    for index, step in enumerate(tutorial.steps):
+        if step.position != "previous":
+            state = step_state(game, tutorial, index)
+        if step.seat not in state.deciding_seats():
+            raise InvalidTutorial(f"steps[{index}]: the learner does not decide there")
+        if step.to_win:
+            try:
+                end = play_on(game, step, state, step.solution)
+            except InvalidTutorial as error:
+                raise InvalidTutorial(f"steps[{index}].solution: {error}") from error
+            outcome = end.outcome() if end.is_terminal() else None
+            if outcome is None or step.seat not in outcome.winners:
+                raise InvalidTutorial(f"steps[{index}].solution does not win")
+            return
+        done = check_action(game, step, state, step.example)
+        if not done.ok:
+            raise InvalidTutorial(f"steps[{index}].example does not pass: {done.message}")
+        state = done.state
 
 
 def step_state(game: Game, tutorial: Tutorial, index: int) -> State:
@@ -258,8 +391,10 @@ __all__ = [
     "Step",
     "Tutorial",
     "check_action",
+    "check_tutorial",
     "load_tutorial",
     "next_state",
     "others_answer",
+    "play_on",
     "step_state",
 ]

@@ -3,8 +3,11 @@
 // continuing from the one before. The board offers only the step's action (its legal list
 // is cut to the step's example), so the one thing to click is the one highlighted; the
 // board's submit(action) goes to POST /api/tutorials/<game>/check, which answers
-// {ok, message, view, legal, next} (the position after it, the other seat's answer
-// included) and stores nothing. "Next step" goes on from there. Nothing is typed.
+// {ok, done, over, message, view, legal, next} (the position after it, the other seat's
+// answer included) and stores nothing. "Next step" goes on from there. Nothing is typed.
+// The last step (to_win) is the match played on to a win: the board in normal play with
+// every legal action, the tutorial's opponent answering each; the server keeps nothing, so
+// each check sends the learner's earlier actions of the step ("played", in notation).
 
 import { html, useCallback, useEffect, useState } from "./vendor/preact-htm.js";
 import { api, gameName } from "./api.js";
@@ -57,6 +60,8 @@ export function TutorialPage({ game }) {
   const [frame, setFrame] = useState(null); // {view, legal, deciding, events}
   const [message, setMessage] = useState(null); // {kind, text}
   const [passed, setPassed] = useState(false);
+  const [played, setPlayed] = useState([]); // the learner's actions on a step played to a win
+  const [turn, setTurn] = useState(0); // counts the board's positions, for its version
 
   useEffect(() => {
     api("GET", `/api/tutorials/${encodeURIComponent(game)}`).then((reply) => {
@@ -72,23 +77,42 @@ export function TutorialPage({ game }) {
     setFrame({ view: step.view, legal: step.legal, deciding: step.deciding, events: [] });
     setMessage(null);
     setPassed(false);
+    setPlayed([]);
     document.title = `${data.title} tutorial · step ${index + 1} · meeple`;
   }, [data, index]);
 
   const submit = useCallback(async (action) => {
     if (!step || passed) return { ok: false, code: "tutorial/done", message: "this step is done" };
-    const reply = await api("POST", `/api/tutorials/${encodeURIComponent(game)}/check`, { step: index, action });
+    const toWin = step.to_win;
+    const text = typeof action === "number" ? ((frame.legal.find((a) => a.id === action) || {}).text ?? action) : action;
+    const body = toWin ? { step: index, action: text, played } : { step: index, action };
+    const reply = await api("POST", `/api/tutorials/${encodeURIComponent(game)}/check`, body);
     if (!reply.ok) {
       setMessage({ kind: "error", text: reply.message });
       return { ok: false, code: reply.code, message: reply.message };
     }
     const answer = reply.data;
-    setMessage({ kind: answer.ok ? "success" : "error", text: answer.message });
-    if (!answer.ok) return { ok: false, code: "tutorial/not_yet", message: answer.message };
+    if (!answer.ok) {
+      setMessage({ kind: "error", text: answer.message });
+      return { ok: false, code: "tutorial/not_yet", message: answer.message };
+    }
     setFrame({ view: answer.view, legal: answer.legal, deciding: answer.deciding, events: answer.events });
+    setTurn((n) => n + 1);
+    if (toWin && !answer.done) {
+      setPlayed([...played, text]);
+      setMessage(answer.over ? { kind: "error", text: answer.message } : null);
+      return { ok: true };
+    }
+    setMessage({ kind: "success", text: answer.message });
     setPassed(true);
     return { ok: true };
-  }, [game, index, step, passed]);
+  }, [game, index, step, passed, played, frame]);
+  const again = useCallback(() => {
+    setFrame({ view: step.view, legal: step.legal, deciding: step.deciding, events: [] });
+    setPlayed([]);
+    setMessage(null);
+    setTurn((n) => n + 1);
+  }, [step]);
   const say = useCallback((text, kind = "info") => setMessage(text ? { kind, text } : null), []);
 
   if (failed) return html`<section class="card"><p role="alert" class="error">${failed}</p><a href="#/">Back to the lobby</a></section>`;
@@ -98,10 +122,12 @@ export function TutorialPage({ game }) {
   // The learner's seat is "You"; the other answers each move (the first legal action).
   const players = Array.from({ length: data.seats }, (_, seat) =>
     ({ seat, name: seat === step.seat ? "you" : "the tutorial's opponent" }));
-  const target = frame.legal.filter((a) => a.text === step.example);
+  // A step asks for one action: only it is offered. Played on to a win: every legal one.
+  const offered = step.to_win ? frame.legal : frame.legal.filter((a) => a.text === step.example);
+  const lost = step.to_win && !passed && frame.legal.length === 0;
   const boardProps = {
-    game: data.game, seat: step.seat, players, version: index, view: frame.view,
-    legal: passed ? [] : target, deciding: frame.deciding, events: frame.events, outcome: null,
+    game: data.game, seat: step.seat, players, version: turn, view: frame.view,
+    legal: passed ? [] : offered, deciding: frame.deciding, events: frame.events, outcome: null,
     readonly: passed, submit, say,
   };
   return html`<section class="match tutorial" aria-label="Tutorial">
@@ -119,7 +145,11 @@ export function TutorialPage({ game }) {
           ${passed ? (last
             ? html`<p><strong>Tutorial complete.</strong> <a href="#/">Play a match</a></p>`
             : html`<button type="button" data-testid="tutorial-next" onClick=${() => setIndex(index + 1)}>Next step</button>`)
-            : html`<p class="hint">Your move is highlighted on the board: click it.</p>`}
+            : lost
+              ? html`<button type="button" data-testid="tutorial-again" onClick=${again}>Start this position again</button>`
+              : step.to_win
+                ? html`<p class="hint">Play on: every move the rules allow is yours to choose.</p>`
+                : html`<p class="hint">Your move is highlighted on the board: click it.</p>`}
         </section>
         <p><a href=${`#/rules/${game}`}>${data.title} rules</a> · <a href="#/">Back to the lobby</a></p>
       </aside>

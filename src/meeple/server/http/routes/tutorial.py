@@ -26,7 +26,15 @@ from pydantic import BaseModel, ConfigDict
 
 from meeple.core import Game, GameError, State
 from meeple.core.registry import kit_for, load_game
-from meeple.core.tutorial import InvalidTutorial, Tutorial, check_action, load_tutorial, step_state
+from meeple.core.tutorial import (
+    InvalidTutorial,
+    Tutorial,
+    check_action,
+    check_tutorial,
+    load_tutorial,
+    play_on,
+    step_state,
+)
 from meeple.core.types import Seat
 from meeple.server.http import schemas
 from meeple.server.http.deps import error
@@ -41,6 +49,8 @@ class CheckBody(BaseModel):
     model_config = ConfigDict(strict=True)
     step: int
     action: int | str
+    played: list[int | str] = []
+    """On a step played on to a win: the learner's actions before this one, in order."""
 
 
 @cache
@@ -51,6 +61,7 @@ def _prepared(name: str) -> tuple[Game, Tutorial, tuple[State, ...]]:
         raise InvalidTutorial(f"{kit_for(name).games[-1].info.title} has no tutorial")
     tutorial = load_tutorial(provide())
     game = load_game(name, seats=tutorial.seats, options=tutorial.options)
+    check_tutorial(game, tutorial)  # every example passes, every scripted answer is legal
     states = tuple(step_state(game, tutorial, i) for i in range(len(tutorial.steps)))
     return game, tutorial, states
 
@@ -111,16 +122,38 @@ async def check(game: str, body: CheckBody) -> dict[str, Any]:
             f"step {body.step} is not a step of this tutorial (0 to {len(tutorial.steps) - 1})",
         )
     step, state = tutorial.steps[body.step], states[body.step]
-    text = body.action if isinstance(body.action, str) else None
-    if text is None:
+    if body.played:
+        if not step.to_win:
+            raise error(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                "tutorial/step",
+                "only a step played on to a win goes on from earlier actions",
+            )
         try:
-            text = state.action_to_string(step.seat, rules.coerce_action(body.action))
+            played = [
+                a if isinstance(a, str) else _notation(rules, state, step.seat, a)
+                for a in body.played
+            ]
+            state = await asyncio.to_thread(play_on, rules, step, state, played)
+        except (GameError, InvalidTutorial) as refused:
+            message = refused.reason if isinstance(refused, GameError) else str(refused)
+            raise error(status.HTTP_422_UNPROCESSABLE_CONTENT, "tutorial/played", message) from None
+    if isinstance(body.action, str):
+        text = body.action
+    else:
+        try:
+            text = _notation(rules, state, step.seat, body.action)
         except GameError as refused:
-            return _answer(False, str(refused), step.seat, state, [], None)
+            return _answer(False, refused.reason, step.seat, state, [], None)
     done = check_action(rules, step, state, text)
-    following = body.step + 1 if done.ok and body.step + 1 < len(tutorial.steps) else None
+    following = body.step + 1 if done.done and body.step + 1 < len(tutorial.steps) else None
     events = [e.to_json() for e in done.events if e.visible_to(step.seat)]
-    return _answer(done.ok, done.message, step.seat, done.state, events, following)
+    answer = _answer(done.ok, done.message, step.seat, done.state, events, following)
+    return {**answer, "done": done.done, "over": done.state.is_terminal()}
+
+
+def _notation(rules: Game, state: State, seat: Seat, action: int) -> str:
+    return state.action_to_string(seat, rules.coerce_action(action))
 
 
 def _answer(  # noqa: PLR0917 (the answer's fields, in the order the JSON lists them)
@@ -162,7 +195,7 @@ def render_rules(text: str) -> str:
     return page.replace("&lt;br&gt;", "<br>")
 
 
-@rules_router.get("/{game}")
+@rules_router.get("/{game}", response_model=schemas.RulesPage)
 async def rules_page(game: str) -> dict[str, str]:
     """The game's rules page, ``{game, title, html}``: the rules with every number, then the
     Decisions this platform made where the rule texts are silent."""

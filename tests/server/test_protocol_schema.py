@@ -4,6 +4,7 @@ model, and the socket's frames keep to them (errors echo ``ref``, whole seconds 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import shutil
@@ -195,3 +196,78 @@ def test_the_message_schemas_name_every_type(name: str) -> None:
         else {"snapshot", "update", "error", "pong", "clock", "presence"}
     )
     assert kinds == expected
+
+
+def _declared_only(described: dict[str, Any]) -> dict[str, Any]:
+    """The REST schemas with every answer model closed: a field a body carries that its model
+    does not declare fails validation (the models allow extra fields, which hides them)."""
+    closed = copy.deepcopy(described)
+    for model in closed["components"]["schemas"].values():
+        if model.get("additionalProperties") is True:
+            model["additionalProperties"] = False
+    return closed
+
+
+def _answer_validator(described: dict[str, Any], method: str, path: str) -> Any:
+    schema = described["paths"][path][method]["responses"]
+    ok = next(schema[code] for code in schema if code.startswith("2"))
+    body = {**ok["content"]["application/json"]["schema"], "components": described["components"]}
+    return jsonschema.Draft202012Validator(body)
+
+
+def _play_to_the_end(socket: Any) -> dict[str, Any]:
+    """Play the first legal action whenever the seat decides, until the match is over."""
+    frame = socket.until("snapshot")
+    while frame.get("outcome") is None:
+        if frame.get("legal"):
+            socket.send(
+                {"type": "action", "action": frame["legal"][0]["id"], "version": frame["version"]}
+            )
+        frame = socket.recv()
+        while frame["type"] not in ("update", "snapshot"):
+            if frame["type"] == "error":
+                socket.send({"type": "resume", "since": 0})
+            frame = socket.recv()
+    return frame
+
+
+def test_every_field_the_lobby_reads_is_declared(server: Server) -> None:
+    """The answers a newcomer's lobby reads (the bot ladder, the Daily after a visit, a
+    finished match's mode and result, who is signed in, a rules page) and the socket's
+    snapshot carry no field their published model leaves out; whole seconds are integers."""
+    described = _declared_only(_published("openapi.json"))
+    frames = jsonschema.Draft202012Validator(_published("server-messages.json"))
+    for model in ("SnapshotOut", "PresenceOut", "LeavingInfo"):
+        frames.schema["$defs"][model]["additionalProperties"] = False
+    client = server.client().guest()
+    match = client.solo(game="maatatahay", seat=0, bots="random", seed=4)
+    with client.socket(match["id"]) as socket:
+        last = _play_to_the_end(socket)
+    assert last["outcome"] is not None
+    started = client.post("/api/daily/maatatahay", json={})
+    assert started.status_code == 201, started.text
+    answers = {
+        ("get", "/api/bots"): client.get("/api/bots"),
+        ("get", "/api/daily/{game}"): client.get("/api/daily/maatatahay"),
+        ("post", "/api/daily/{game}"): started,
+        ("get", "/api/matches"): client.get("/api/matches"),
+        ("get", "/api/session"): client.get("/api/session"),
+        ("get", "/api/rules/{game}"): client.get("/api/rules/maiterra"),
+    }
+    for (method, path), answer in answers.items():
+        assert answer.status_code < 300, (path, answer.text)
+        errors = list(_answer_validator(described, method, path).iter_errors(answer.json()))
+        assert not errors, (method, path, errors[0].message)
+    assert answers["get", "/api/daily/{game}"].json()["played"]["over"] is False
+    assert {"ladder", "first_match"} <= set(answers["get", "/api/bots"].json())
+    finished = [m for m in answers["get", "/api/matches"].json() if m["id"] == match["id"]]
+    assert finished[0]["result"] in {"won", "lost", "drew"} and finished[0]["mode"] == "solo"
+    with client.socket(match["id"]) as socket:
+        snapshot = socket.until("snapshot")
+    assert not list(frames.iter_errors(snapshot))
+    grace = SnapshotOut.model_json_schema()["properties"]["grace_seconds"]
+    assert {"type": "integer"} in grace["anyOf"]
+    assert (
+        '"grace_seconds":60,'
+        in SnapshotOut.model_validate({**snapshot, "grace_seconds": 60.0}).model_dump_json()
+    )

@@ -73,7 +73,9 @@ class MatchSummary(Body):
     """A match as the lobby shows it (no view: that comes over the WebSocket). ``seat`` is the
     caller's where it holds one; ``version`` is the spectators'; ``socket`` is the path to
     open; ``outcome`` comes once it is over. A finished match in ``GET /api/matches`` and a
-    room waiting to fill come as ``id``, ``game``, ``status``, ``seat`` and ``your_turn``."""
+    room waiting to fill come as ``id``, ``game``, ``status``, ``seat``, ``mode`` (the kind of
+    table: ``solo``, ``custom``, ``ranked``, ``daily``, ...) and ``your_turn``; a finished
+    one adds ``result``, how it ended for the caller: ``won``, ``lost`` or ``drew``."""
 
     id: str
     game: str
@@ -88,6 +90,7 @@ class MatchSummary(Body):
     seat: int | None = None
     your_turn: bool | None = None
     outcome: Outcome = None
+    result: Literal["won", "lost", "drew"] | None = None
 
 
 class RoomPlayer(Body):
@@ -213,16 +216,68 @@ class Ratings(Body):
     history: list[dict[str, Any]]
 
 
-class DailyBody(Body):
-    """A Daily challenge, or an attempt at it (with its match)."""
+class DailyChallenge(Body):
+    """A day's Daily (``GET /api/daily/{game}``): its terms, its ``seed`` once the day is
+    over, the seat the player takes and the bots' level."""
+
+    game: str
+    date: str
+    seed: int | None
+    seats: int
+    options: dict[str, Any]
+    bots: str
+    seat: int
+
+
+class DailyPlayed(Body):
+    """The caller's scored attempt at a day's Daily: its ``match``, whether it is ``over``
+    and the number of finished attempts on the day (``of``); once over, its ``rank`` among
+    them (from 1), its ``place`` in the match (1: won), ``won``, ``score`` and ``turns``."""
+
+    match: str
+    over: bool
+    of: int
+    rank: int | None = None
+    place: int | None = None
+    won: bool | None = None
+    score: int | float | None = None
+    turns: int | None = None
+
+
+class DailyBody(DailyChallenge):
+    """The day's challenge; to a signed-in caller also ``streak`` (consecutive days with a
+    scored attempt) and ``played``: the caller's scored attempt, or null before it plays."""
+
+    streak: int | None = None
+    played: DailyPlayed | None = None
+
+
+class DailyTerms(DailyChallenge):
+    """The terms of the Daily an attempt plays; ``scored``: whether it counts for the day."""
+
+    scored: bool
+
+
+class DailyAttempt(MatchSummary):
+    """An attempt just started (``POST /api/daily/{game}``): its match, and the Daily's terms."""
+
+    daily: DailyTerms
 
 
 class DailyEntry(Body):
-    """One row of a Daily's leaderboard, best first."""
+    """One row of a Daily's leaderboard, best first: ``rank`` from 1, the player, its
+    ``place`` in the match, ``score`` and ``turns``; ``match`` only once the day is over."""
 
+    rank: int
+    account: int
     name: str
+    bot: bool
+    match: str | None
     won: bool
     place: int
+    turns: int
+    score: int | float | None
+    at: str
 
 
 class TutorialBody(Body):
@@ -230,25 +285,57 @@ class TutorialBody(Body):
 
 
 class RulesPage(Body):
+    """A game's rules page (``GET /api/rules/{game}``): ``game`` (its name), ``title`` and
+    ``html``, docs/rules/<game>.md rendered with no markup of its own but ``<br>``."""
+
     game: str
     title: str
     html: str
 
 
+class Rung(Body):
+    """A bot on the ladder: its name, its strength in a word, how it plays."""
+
+    bot: str
+    label: str
+    plays: str
+
+
+class Level(Body):
+    """A search level: the bot, its iterations a decision, a line on it."""
+
+    bot: str
+    iterations: int
+    description: str
+
+
 class Bots(Body):
-    """The bots a solo form offers, weakest first."""
+    """The bots a match may seat (``bots``), the one a seat gets unless told (``default``),
+    ``ladder``: the bots a form offers, weakest first, with their strength; ``first_match``:
+    the one a solo form starts at; ``levels``: the search levels among them."""
+
+    bots: list[str]
+    default: str
+    ladder: list[Rung]
+    first_match: str
+    levels: list[Level]
 
 
 __all__ = [
     "Account",
     "ActionInfo",
     "Bots",
+    "DailyAttempt",
     "DailyBody",
+    "DailyChallenge",
     "DailyEntry",
+    "DailyPlayed",
+    "DailyTerms",
     "GameSummary",
     "Health",
     "Hint",
     "Left",
+    "Level",
     "LinePoint",
     "MatchSummary",
     "RankedTicket",
@@ -260,6 +347,7 @@ __all__ = [
     "Room",
     "RoomPlayer",
     "RulesPage",
+    "Rung",
     "SignedIn",
     "TutorialBody",
     "WinLine",

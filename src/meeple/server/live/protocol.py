@@ -321,7 +321,8 @@ class SnapshotOut(_Out):
     turn_seconds: Seconds | None = None
     away: list[int] = Field(default_factory=list)
     leaving: list[LeavingInfo] = Field(default_factory=list)
-    grace_seconds: float | None = None
+    grace_seconds: Seconds | None = None
+    """How long a seat's grace period lasts (60), or null where nobody is ever away."""
     missed: list[MissedOut] = Field(default_factory=list)
     ref: str | None = None
 

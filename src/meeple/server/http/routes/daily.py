@@ -64,7 +64,7 @@ async def _played_by(
 @router.post(
     "/{game}",
     status_code=status.HTTP_201_CREATED,
-    response_model=schemas.DailyBody,
+    response_model=schemas.DailyAttempt,
     response_model_exclude_unset=True,
 )
 async def attempt(

@@ -9,7 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 import meeple.games  # noqa: F401
 from meeple.core import MatchRecord
@@ -18,9 +19,9 @@ from tests.server.test_live import play_out
 from tests.web.conftest import screenshot, sign_in_as_guest
 
 
-def finished_match(web: Server, seed: int) -> tuple[str, MatchRecord]:
+def finished_match(web: Server, seed: int, name: str = "Wazu") -> tuple[str, MatchRecord]:
     """A Maatatahay solo match against the random bot, played to the end over the API."""
-    client = web.client().guest("Wazu")
+    client = web.client().guest(name)
     match = client.solo(game="maatatahay", seat=0, bots="random", seed=seed)
     with client.socket(match["id"]) as socket:
         play_out(socket, 0, random.Random(seed), socket.recv())
@@ -92,6 +93,47 @@ def test_a_finished_match_replays_step_by_step(page: Page, web: Server) -> None:
     shows(page, 12)
     expect(page.get_by_test_id("win-here")).to_be_visible()
     screenshot(page, "replay")
+
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=list(SIZES))
+def test_the_replay_names_seats_by_side_then_player(
+    browser: Browser, web: Server, size: str
+) -> None:
+    """'Balan (Ana)', 'Wazu (random bot)': in the seat pickers, the step line, the list of
+    moves and the result, as the match page names them (not 'Ana (seat 0)')."""
+    match_id, record = finished_match(web, seed=3, name="Ana")
+    context = browser.new_context(base_url=web.base, viewport=SIZES[size])
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    try:
+        page.goto(f"/#/replay/{match_id}")
+        shows(page, 0)
+        seen_by = page.get_by_test_id("view-seat").locator("option")
+        expect(seen_by).to_have_text(["everyone (every event)", "Balan (Ana)", "Wazu (random bot)"])
+        page.get_by_role("button", name="Forward", exact=True).click()
+        shows(page, 1)
+        mover = "Balan (Ana)" if record.actions[0][0] == 0 else "Wazu (random bot)"
+        expect(page.get_by_test_id("step-line")).to_contain_text(f"{mover} played")
+        moves = page.get_by_test_id("moves")
+        expect(moves.get_by_role("button", name=f"move 1, {mover}:")).to_be_visible()
+        page.get_by_role("button", name="Last", exact=True).click()
+        outcome = record.replay().outcome()
+        assert outcome is not None
+        expected = " and ".join(
+            ["Balan (Ana)", "Wazu (random bot)"][seat] for seat in outcome.winners
+        )
+        outcome_line = page.get_by_test_id("replay-outcome")
+        expect(outcome_line).to_have_text(f"{expected} wins" if expected else "a draw")
+        expect(page.get_by_test_id("line-seat").locator("option")).to_have_text(
+            ["Balan (Ana)", "Wazu (random bot)"]
+        )
+        expect(page.get_by_test_id("replay")).not_to_contain_text("(seat 0)")
+        page.screenshot(path=f"/tmp/h17/replay-seats-{size}.png")
+    finally:
+        context.close()
 
 
 def test_a_record_file_opens_in_the_viewer(page: Page, web: Server, tmp_path: Path) -> None:

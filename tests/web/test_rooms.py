@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.server.conftest import Server
@@ -14,6 +15,8 @@ from tests.web.conftest import screenshot, sign_in_as_guest
 # A loaded machine (CI runs the browser tests beside the rest) may take longer than the
 # 5 s Playwright waits by default.
 expect.set_options(timeout=15_000)
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 def _open_room(page: Page, **choices: str) -> str:
@@ -54,6 +57,42 @@ def test_a_custom_room_is_filled_with_bots_and_started(page: Page) -> None:
     expect(page.get_by_test_id("clock")).to_be_visible()
 
 
+@pytest.mark.parametrize("size", SIZES, ids=list(SIZES))
+def test_the_seat_table_names_each_seat_by_its_side(
+    browser: Browser, web: Server, size: str
+) -> None:
+    """Each seat reads as the board will call it (a tribe, a colour, a faction), beside who
+    plays it; Manafields' factions are the room's options, the game's default where unset."""
+    context = browser.new_context(base_url=web.base, viewport=SIZES[size])
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    try:
+        sign_in_as_guest(page, "Hana")
+        _open_room(page, game="Maatatahay", timer="off")
+        first, second = page.locator("tr[data-seat='0']"), page.locator("tr[data-seat='1']")
+        expect(first.locator("td").first).to_have_text(re.compile(r"Balan$"))
+        expect(first).to_contain_text("Hana")
+        expect(second.locator("td").first).to_have_text(re.compile(r"Wazu$"))
+        expect(page.get_by_role("table")).not_to_contain_text("seat 0")
+        page.get_by_role("button", name="Fill open seats with bots").click()
+        expect(second).to_contain_text("bot")
+        page.screenshot(path=f"/tmp/h17/room-seats-{size}.png")
+        reply = page.request.post(
+            "/api/rooms", data={"game": "manafields", "options": {"faction1": "undead"}}
+        )
+        assert reply.status == 201, reply.text()
+        page.goto(f"/#/room/{reply.json()['id']}")
+        expect(page.locator("tr[data-seat='0'] td").first).to_have_text(re.compile(r"Humans$"))
+        expect(page.locator("tr[data-seat='1'] td").first).to_have_text(re.compile(r"Undead$"))
+        _open_room(page, game="Maiterra", seats="4", teams="1122")
+        expect(page.locator("tr[data-seat='0'] td").first).to_have_text(re.compile(r"Red team 1$"))
+        expect(page.locator("tr[data-seat='3'] td").first).to_have_text(re.compile(r"Gold team 2$"))
+        box = page.get_by_role("table").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= SIZES[size]["width"] + 1
+    finally:
+        context.close()
+
+
 def _person(browser: Browser, web: Server, name: str) -> tuple[BrowserContext, Page]:
     context = browser.new_context(base_url=web.base)
     context.set_default_timeout(20_000)
@@ -82,7 +121,7 @@ def test_a_private_room_joined_by_code_kicked_readied_and_started(
         expect(guest).to_have_url(re.compile(rf"#/room/{room_id}$"))
         # The host's page follows the room's socket: the guest appears, then is kicked.
         expect(host.locator("tr[data-seat='1']")).to_contain_text("Joao")
-        host.get_by_role("button", name="Kick seat 1").click()
+        host.get_by_role("button", name="Kick Wazu (Joao)").click()
         expect(host.locator("tr[data-seat='1']")).to_contain_text("open")
         expect(guest.locator("tr[data-seat='1']")).to_contain_text("open")
         # The guest joins again, gets ready; the host starts; both land on the match.

@@ -4,8 +4,8 @@
 // events of the step shown, and the win-probability line of a seat on demand (docs/analysis.md).
 
 import { html, useCallback, useEffect, useMemo, useRef, useState } from "./vendor/preact-htm.js";
-import { api, seatColour, seatMark, seatName } from "./api.js";
-import { describe } from "./events.js";
+import { api, seatColour, seatMark } from "./api.js";
+import { describe, seatLabel, seatSides } from "./events.js";
 import { loadBoard } from "./match.js";
 import { WinLine, fetchLine, matchLine, useReplayCss } from "./analysis.js";
 
@@ -128,7 +128,10 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
   }, [analysis && analysis.seat, matchId, text]);
 
   const players = replay.players || [];
-  const ctx = { players, seat: viewSeat, view: step.view };
+  // Seats by side, then who plays them ("Balan (Ana)"), as the match page names them.
+  const sides = seatSides(module, step.view);
+  const seatWords = (seat) => seatLabel(players, seat, sides);
+  const ctx = { players, seat: viewSeat, view: step.view, sides };
   const lines = module ? (step.events || []).map((e) => describe(module, e, ctx)).filter((l) => l) : [];
   const atEnd = version === last;
   const boardProps = {
@@ -147,7 +150,7 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
         <select data-testid="view-seat" value=${viewSeat === null ? "" : String(viewSeat)}
             onChange=${(e) => setViewSeat(e.target.value === "" ? null : Number(e.target.value))}>
           <option value="">everyone (every event)</option>
-          ${players.map((p) => html`<option value=${String(p.seat)}>${p.name} (seat ${p.seat})</option>`)}
+          ${players.map((p) => html`<option value=${String(p.seat)}>${seatWords(p.seat)}</option>`)}
         </select>
       </label>
     </header>
@@ -164,9 +167,9 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
     <p class="step-line" data-testid="step-line">${step.notation === null
       ? "The start of the match"
       : html`<span class="mark" style=${`color:${seatColour(step.seat)}`} aria-hidden="true">${seatMark(step.seat)}</span>
-        ${seatName(players, step.seat)} played <code class="move-notation">${step.notation}</code>`}
+        ${seatWords(step.seat)} played <code class="move-notation">${step.notation}</code>`}
       ${atEnd && replay.outcome && html` · <strong data-testid="replay-outcome">${replay.outcome.draw ? "a draw"
-        : `${winners.map((s) => seatName(players, s)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`}</strong>`}</p>
+        : `${winners.map(seatWords).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`}</strong>`}</p>
     ${message && html`<p role="status" class=${message.kind}>${message.text}</p>`}
     <section class="panel analysis" aria-label="Win probability">
       <h3>Chance to win</h3>
@@ -177,7 +180,7 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
               setLineSeat(s);
               if (analysis) setAnalysis({ seat: s, points: [] });
             }}>
-              ${players.map((p) => html`<option value=${String(p.seat)}>${p.name} (seat ${p.seat})</option>`)}
+              ${players.map((p) => html`<option value=${String(p.seat)}>${seatWords(p.seat)}</option>`)}
             </select>
           </label>
           <button type="button" onClick=${() => setAnalysis({ seat: lineSeat, points: [] })}
@@ -203,7 +206,7 @@ function Viewer({ replay, matchId, text, viewSeat, setViewSeat, title }) {
             <li value="0"><button type="button" onClick=${() => go(0)} aria-current=${version === 0 ? "step" : null}>start</button></li>
             ${steps.slice(1).map((s) => html`<li value=${s.version}>
               <button type="button" onClick=${() => go(s.version)} aria-current=${s.version === version ? "step" : null}
-                  data-version=${s.version} aria-label=${`move ${s.version}, ${seatName(players, s.seat)}: ${s.notation}`}>
+                  data-version=${s.version} aria-label=${`move ${s.version}, ${seatWords(s.seat)}: ${s.notation}`}>
                 <span class="mark" style=${`color:${seatColour(s.seat)}`} aria-hidden="true">${seatMark(s.seat)}</span>${s.notation}
               </button></li>`)}
           </ol>

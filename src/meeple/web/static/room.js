@@ -3,7 +3,21 @@
 
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { api, gameTitle, seatColour, seatMark, teamOf } from "./api.js";
-import { useGames, ladderOf, levelWords, teamsInWords, factionTitle } from "./lobby.js";
+import { useGames, ladderOf, levelWords, teamsInWords } from "./lobby.js";
+import { seatSides } from "./events.js";
+import { loadBoard } from "./match.js";
+
+// What a room's board will call its seats before the match starts: the board's sides, read
+// from a view made of the room's options (Manafields' factions, the game's defaults where
+// the room names none).
+function roomView(games, room) {
+  const info = (games || []).find((g) => g.id === room.game);
+  const defaults = Object.fromEntries(((info && info.options) || []).map((o) => [o.name, o.default]));
+  const options = { ...defaults, ...(room.options || {}) };
+  const factions = [];
+  for (let seat = 0; seat < room.seats && options[`faction${seat}`]; seat += 1) factions.push(options[`faction${seat}`]);
+  return factions.length ? { factions } : {};
+}
 
 // What kind of table a room is (its `mode`), in the lobby's words.
 const ROOM_KINDS = { custom: "live online table", days: "match over days", lan: "Wi-Fi room" };
@@ -49,6 +63,10 @@ export function RoomPage({ roomId, account }) {
   useEffect(() => {
     if (room && room.status === "playing") location.hash = `#/match/${room.id}`;
   }, [room && room.status]);
+  const [board, setBoard] = useState(null);
+  useEffect(() => {
+    if (room) loadBoard(room.game).then((module) => setBoard(() => module));
+  }, [room && room.game]);
 
   if (gone) return html`<section class="card"><p role="alert" class="error">${gone}</p><a href="#/">Back to the lobby</a></section>`;
   if (!room) return html`<p>Loading the room…</p>`;
@@ -64,13 +82,12 @@ export function RoomPage({ roomId, account }) {
   const open = room.players.filter((p) => p.open);
   const level = chosen || (bots ? bots.default : "");
   const closed = room.status === "closed";
+  const sides = board ? seatSides(board, roomView(games, room)) : [];
   return html`<section class="card room" aria-label="Room">
     <h2>${gameTitle(games, room.game)} · room</h2>
     <p class="facts">${[ROOM_KINDS[room.mode] || null, `${room.seats} seats`, room.timer ? `turn timer ${room.timer} s` : "no turn timer",
       room.public ? "listed in the lobby" : "private (joined by code)",
-      room.options && room.options.teams ? teamsInWords(room.game, room.options.teams) : null,
-      ...Object.entries(room.options || {}).filter(([k]) => /^faction\d+$/.test(k))
-        .map(([k, f]) => `seat ${k.slice(7)} plays ${factionTitle(f)}`)].filter(Boolean).join(" · ")}</p>
+      room.options && room.options.teams ? teamsInWords(room.game, room.options.teams) : null].filter(Boolean).join(" · ")}</p>
     ${room.code && html`<p class="code">Code to share: <strong data-testid="room-code">${room.code}</strong>${" "}
       <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(room.code)}>Copy</button></p>`}
     ${closed && html`<p role="status">This room is closed. <a href="#/">Back to the lobby</a></p>`}
@@ -84,15 +101,15 @@ export function RoomPage({ roomId, account }) {
           const ready = p.bot || isHost || p.ready;
           return html`<tr data-seat=${p.seat}>
             <td><span class="mark" style=${`color:${seatColour(p.seat)}`} aria-hidden="true">${seatMark(p.seat)}</span>${" "}
-              seat ${p.seat}${team ? html` <span class="team">team ${team}</span>` : ""}</td>
+              ${sides[p.seat] || `Seat ${p.seat + 1}`}${team ? html` <span class="team">team ${team}</span>` : ""}</td>
             <td>${p.open ? html`<em>open</em>` : p.name}${p.bot && !/\bbot\b/.test(p.name) ? " (bot)" : ""}${isHost ? " (host)" : ""}
               ${me && me.seat === p.seat ? " (you)" : ""}</td>
             <td>${p.open ? "" : ready ? "✓ ready" : "not ready"}</td>
             <td>
               ${host && !p.open && !isHost && !closed && html`<button type="button" onClick=${() => call("kick", { seat: p.seat })}
-                aria-label=${`Kick seat ${p.seat}`}>Kick</button>`}
+                aria-label=${`Kick ${sides[p.seat] || `seat ${p.seat + 1}`} (${p.name})`}>Kick</button>`}
               ${!me && p.open && room.public && !closed && html`<button type="button" onClick=${() => call("join", { seat: p.seat })}
-                aria-label=${`Take seat ${p.seat}`}>Take this seat</button>`}
+                aria-label=${`Take the ${sides[p.seat] || `seat ${p.seat + 1}`} seat`}>Take this seat</button>`}
             </td>
           </tr>`;
         })}

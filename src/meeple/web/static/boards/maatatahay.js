@@ -294,7 +294,9 @@ export default function Board(props) {
       setFinish(null);
       return;
     }
-    const facing = parsed.finish.has(facingMemo.current) ? facingMemo.current : "N";
+    // A facing the legal list lacks (a tutorial offers one action) gives way to one it has.
+    const facing = parsed.finish.has(facingMemo.current) ? facingMemo.current
+      : parsed.finish.has("N") ? "N" : [...parsed.finish.keys()][0] || "N";
     const options = parsed.finish.get(facing) || [];
     const best = [...options].sort((a, b) => b.energy + b.spirit - (a.energy + a.spirit) || b.spirit - a.spirit)[0];
     setFinish(best ? { facing, energy: best.energy, spirit: best.spirit } : null);

@@ -114,6 +114,7 @@ def test_every_tutorial_is_one_match_from_one_seat() -> None:
         _game, tutorial = _tutorial(name)
         assert len({step.seat for step in tutorial.steps}) == 1, name
         assert all(step.position == "previous" for step in tutorial.steps[1:-1]), name
+        assert tutorial.steps[-1].to_win, f"{name}: the last step is played on to a win"
 
 
 def test_a_state_position_a_previous_position_a_view_path_and_hints() -> None:

@@ -201,7 +201,7 @@ def _manafields(page: Page, notation: str) -> None:
 PLAY = {"maatatahay": _maatatahay, "maiterra": _maiterra, "manafields": _manafields}
 
 
-@pytest.mark.parametrize("name", ["maatatahay", "manafields"])
+@pytest.mark.parametrize("name", GAMES)
 def test_every_tutorial_is_played_to_a_win(visitor: Page, name: str) -> None:
     """Signed out, from "Learn to play": every step's move clicked on the board as the step
     highlights it, "Next step" after each, then the last step's winning line played on the
@@ -229,6 +229,10 @@ def test_every_tutorial_is_played_to_a_win(visitor: Page, name: str) -> None:
             _wait_past(visitor, before)
             expect(message).not_to_have_class(re.compile("error"))
         expect(message).to_contain_text("You won")
+        if name == "maiterra":  # the board's result, in words with their spaces
+            result = visitor.get_by_test_id("maiterra-result")
+            expect(result).to_contain_text("was the last one holding land after turn 2.")
+            expect(result).to_contain_text("8 points, 4 fields")
         expect(visitor.get_by_text("Tutorial complete.")).to_be_visible()
     _no_sideways_scroll(visitor)
     visitor.screenshot(path=f"/tmp/h18-{name}-won-{visitor.size}.png")  # type: ignore[attr-defined]

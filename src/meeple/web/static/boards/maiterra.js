@@ -779,11 +779,9 @@ function OutcomePanel({ view, ctx, outcome }) {
   const reason = outcome && outcome.reason;
   return html`<section class="mt-panel" aria-label="Result" data-testid="maiterra-result">
     <h4>${winners.length ? `${listWords(winners.map((s) => seatName(ctx, s)))} won` : "Nobody won"}</h4>
-    ${reason && html`<p>${winners.length === 1 ? "It" : "They"} ${reasons[reason] || String(reason).replace(/_/g, " ")}
-      after turn ${view.turn}.</p>`}
+    ${reason && html`<p>${winners.length === 1 ? "It" : "They"} ${reasons[reason] || String(reason).replace(/_/g, " ")}${" "}after turn ${view.turn}.</p>`}
     <ul class="mt-final">${(view.seats || []).map((row) => html`<li>
-      <${SeatMark} seat=${row.seat} /> ${seatName(ctx, row.seat)}: <b>${row.points}</b> points,
-      ${plural(row.fields, "field")}${winners.includes(row.seat) ? " · winner" : ""}</li>`)}</ul>
+      <${SeatMark} seat=${row.seat} /> ${seatName(ctx, row.seat)}: <b>${row.points}</b> points,${" "}${plural(row.fields, "field")}${winners.includes(row.seat) ? " · winner" : ""}</li>`)}</ul>
   </section>`;
 }
 

@@ -184,3 +184,34 @@ def test_maatatahay_is_one_match_from_one_side_in_prose() -> None:
             break  # the last step is a short endgame of its own
         assert following is done.state  # the same match goes on
         state = following
+
+
+def _won(game: Game, tutorial: Tutorial, line: list[str]) -> bool:
+    last = len(tutorial.steps) - 1
+    end = play_on(game, tutorial.steps[last], step_state(game, tutorial, last), line)
+    outcome = end.outcome() if end.is_terminal() else None
+    return outcome is not None and tutorial.steps[last].seat in outcome.winners
+
+
+@pytest.mark.parametrize("general", ["move A a3", "move A b3", "move A c3", "move A b4"])
+@pytest.mark.parametrize("spearmen", [[], ["move C e4", "move C c6"], ["move C c4", "move C b7"]])
+def test_manafields_last_step_is_won_by_the_plan_its_text_gives(
+    general: str, spearmen: list[str]
+) -> None:
+    """The text's plan wins wherever the Lord Marshal leaves the deployment zone to, with
+    or without the Veteran Spearmen on the west objective; ignoring the General loses,
+    whatever else is held (he is what a newcomer would not guess)."""
+    game, tutorial = _tutorial("manafields")
+    last = tutorial.steps[-1]
+    assert "Lord Marshal (A)" in last.text and "ranks 1 and 2" in last.text
+    assert _won(game, tutorial, [general, "end", *spearmen, "end"])
+    assert not _won(game, tutorial, ["end", "move C e4", "move C c6", "end"])
+
+
+def test_maiterra_last_step_is_won_by_taking_both_moon_fields() -> None:
+    """Maiterra's endgame: the two marches onto the empty Moon fields, in either order, win
+    in one turn; one of them alone does not end the match."""
+    game, tutorial = _tutorial("maiterra")
+    assert _won(game, tutorial, ["march a1 SE", "march a4 E", "end"])
+    assert _won(game, tutorial, ["march a4 E", "march a1 SE", "end"])
+    assert not _won(game, tutorial, ["march a1 SE", "end"])

@@ -187,6 +187,11 @@ def _manafields(page: Page, notation: str) -> None:
     verb, unit, target = notation.split()
     if not page.locator(f'[data-unit="{unit}"] .mf-selected').count():  # a unit stays selected
         page.locator(f'[data-unit="{unit}"]').click()
+        instead = page.locator(".mf-pending").get_by_role(
+            "button", name=re.compile("^Select .* instead")
+        )
+        if instead.count():  # another unit of yours was selected and could act on this one
+            instead.click()
     button = page.locator(f'.mf-unitcard [data-notation="{notation}"]')
     if verb == "ability" and button.count():
         button.click()

@@ -238,6 +238,8 @@ def test_every_tutorial_is_played_to_a_win(visitor: Page, name: str) -> None:
             result = visitor.get_by_test_id("maiterra-result")
             expect(result).to_contain_text("was the last one holding land after turn 2.")
             expect(result).to_contain_text("8 points, 4 fields")
+        if name == "manafields":  # the board's terms, a sentence each
+            expect(visitor.get_by_test_id("mf-terms")).to_contain_text("turn ends wins. OP:")
         expect(visitor.get_by_text("Tutorial complete.")).to_be_visible()
     _no_sideways_scroll(visitor)
     visitor.screenshot(path=f"/tmp/h18-{name}-won-{visitor.size}.png")  # type: ignore[attr-defined]

@@ -723,8 +723,8 @@ function Status({ view, names, players, mine, outcome }) {
           label=${`${view.op} Order Points left`} /> <b>${view.op}</b></span>`}
       </div>
     </div>`)}
-    <p class="mf-note mf-terms" data-testid="mf-terms"><b>Lead</b>: your score minus the other side's; a lead of ${view.lead_to_win} or more when a turn ends wins.
-      <b>OP</b>: Order Points, spent on this turn's orders (most cost 1, a Shoot 2).
+    <p class="mf-note mf-terms" data-testid="mf-terms"><b>Lead</b>: your score minus the other side's; a lead of ${view.lead_to_win} or more when a turn ends wins.${" "}
+      <b>OP</b>: Order Points, spent on this turn's orders (most cost 1, a Shoot 2).${" "}
       <b>Morale</b>: 1 for each enemy unit destroyed, up to 5; 5 pays for the Faction Ability.</p>
   </div>`;
 }

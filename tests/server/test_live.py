@@ -22,7 +22,7 @@ def play_out(socket: Socket, seat: int, rng: random.Random, first: dict[str, Any
     that acknowledged its actions."""
     acks = []
     frame = first
-    version = frame["version"]
+    version = frame.get("version", 0)  # a presence or clock frame may come first
     while frame.get("outcome") is None:
         if frame.get("ack") is not None:
             acks.append(frame)

@@ -10,7 +10,7 @@ import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
-from meeple.server.live.bots import AnalysisJob, BotJob, BotRunner, decide
+from meeple.server.live.bots import AnalysisJob, BotJob, BotRunner, BotsClosed, decide, searches
 
 
 def _job(bot: str = "greedy") -> BotJob:
@@ -55,8 +55,60 @@ def test_a_worker_s_refusal_reaches_the_asker_and_the_worker_serves_on() -> None
             with pytest.raises(ValueError):
                 await runner.analyse(asked)
             (worker,) = runner._processes
-            await runner.choose(job)
+            await runner.choose(_job("mcts-easy"))  # a search: the same lane, the same worker
             assert runner._processes == {worker}
+        finally:
+            runner.close()
+
+    asyncio.run(run())
+
+
+def test_only_the_mcts_levels_search() -> None:
+    assert searches("mcts-easy") and searches("mcts-expert")
+    assert not any(searches(name) for name in ("random", "greedy", "heuristic"))
+
+
+def _long_analysis() -> AnalysisJob:
+    """A search that would run for a minute: it runs until the runner is closed."""
+    job = _job()
+    return AnalysisJob(job.game_id, 2, job.options, job.state, job.seat, 10**9, 1, 60.0)
+
+
+def test_a_quick_bot_decides_while_a_search_runs_and_its_lane_never_searches() -> None:
+    """With one search worker busy for a minute, heuristic and greedy moves are answered by
+    the quick lane, in turns and without waiting for the search."""
+
+    async def run() -> None:
+        runner = BotRunner(1)
+        try:
+            searching = asyncio.ensure_future(runner.analyse(_long_analysis()))
+            expert = asyncio.ensure_future(runner.choose(_job("mcts-expert"), "flooder"))
+            while not runner._search.running:
+                await asyncio.sleep(0.01)
+            quick = [runner.choose(_job(bot), "victim") for bot in ("heuristic", "greedy")]
+            await asyncio.gather(*quick)
+            assert not searching.done() and not expert.done()
+            assert runner._search.queued == 1  # the expert's move waits for the search
+            assert runner._quick is not None and runner._quick.turns == 2
+        finally:
+            runner.close()
+        for waiting in (searching, expert):
+            with pytest.raises(BotsClosed):
+                await waiting
+
+    asyncio.run(run())
+
+
+def test_without_a_quick_lane_every_bot_shares_the_search_workers() -> None:
+    async def run() -> None:
+        runner = BotRunner(1, quick=0)
+        try:
+            await runner.choose(_job("heuristic"))
+            job = _job()
+            await runner.analyse(
+                AnalysisJob(job.game_id, 2, job.options, job.state, job.seat, 20, 1, 5)
+            )
+            assert runner._quick is None and len(runner._processes) == 1
         finally:
             runner.close()
 

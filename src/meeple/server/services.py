@@ -62,7 +62,9 @@ class Services:
             await migrate(engine)
         factory = sessions(engine)
         store = SqlMatchStore(factory, engine)
-        bots = BotRunner(settings.bot_workers, queue=settings.bot_queue)
+        bots = BotRunner(
+            settings.bot_workers, queue=settings.bot_queue, quick=settings.bot_quick_workers
+        )
         cluster = None
         if settings.redis_url:
             from meeple.server.cluster.workers import Cluster  # noqa: PLC0415 (redis: only when asked)

@@ -153,6 +153,13 @@ class Settings(BaseSettings):
         description="Bot jobs waiting for a worker past which new solo matches, hints and "
         "analyses are refused (503, Retry-After); live moves are always queued.",
     )
+    bot_quick_workers: int = Field(
+        default=1,
+        ge=0,
+        description="Bot processes of their own for the bots that do not search (random, "
+        "greedy, heuristic: milliseconds a decision), so their decisions never wait behind "
+        "a search; 0 sends them to the bot_workers with the searches.",
+    )
     # -- end of the abuse limits
     # -- bounded HTTP and browser safety (meeple.server.http.guard, docs/security.md)
     max_body_bytes: int = Field(

@@ -14,7 +14,14 @@ The pool is shared by every match, so the runner decides what runs next rather t
 pool's own queue: it hands the pool no more jobs than it has workers, and picks each next
 job by :class:`Priority` -- a live move before a hint before an analysis -- and, within a
 priority, in turns across owners (an account, or a match with none), so one account's many
-matches or analyses wait behind each other and not in front of everybody else's. The
+matches or analyses wait behind each other and not in front of everybody else's.
+
+A decision of a bot that does not search (:func:`searches`: random, greedy, heuristic and
+the heuristic's other names decide in milliseconds) goes to a lane of its own: the quick
+lane's workers never run a search, so such a decision never waits behind one (with one
+search worker it once waited a whole expert search, 3.3 s on a busy machine). Searches --
+the MCTS levels' moves, hints and analyses -- share the search lane. Each lane has its
+own workers, priorities and turns; the queue's bound counts both. The
 queue is bounded: a hint or analysis that would make it longer than ``queue`` is refused
 (:class:`BotsBusy`), and so is a new solo match (:meth:`BotRunner.busy`), while the moves
 of the matches already played are always taken: their number is bounded by the matches.
@@ -125,6 +132,16 @@ class BotJob:
     bot: str
     seed: int
     move_seconds: float
+
+
+SEARCHING_BOTS = frozenset(level.bot_name for level in LEVELS.values())
+"""The bots that search (the MCTS levels): their decisions take up to their level's time."""
+
+
+def searches(bot: str) -> bool:
+    """Whether the bot called ``bot`` searches (its decision takes up to its level's
+    seconds) rather than deciding in milliseconds by rules of thumb."""
+    return bot in SEARCHING_BOTS
 
 
 def _level_seconds(bot: str, cap: float) -> float:
@@ -289,7 +306,7 @@ class _Worker:
                 pipe.close()
 
 
-# -- the runner ----------------------------------------------------------------------------
+# -- the runner ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -299,57 +316,108 @@ class _Queued:
     done: asyncio.Future[Any]
 
 
+class _Lane:
+    """Workers of one kind (the search lane's, or the quick lane's that never search) and
+    the jobs waiting for them: one queue per priority, each owner's jobs in order, and
+    each owner's last turn."""
+
+    def __init__(self, name: str, processes: bool, slots: int) -> None:
+        self.name = name
+        self.processes = processes  # worker processes, else a thread deciding itself
+        self.slots = slots
+        # With processes, a thread per worker waits on its answer; with none, each thread
+        # decides itself.
+        self.threads = ThreadPoolExecutor(slots, thread_name_prefix=f"meeple-bot-{name}")
+        self.idle: list[_Worker] = []
+        self.queues: list[OrderedDict[Hashable, deque[_Queued]]] = [OrderedDict() for _ in Priority]
+        self.queued = 0
+        self.turns = 0
+        self.served: OrderedDict[Hashable, int] = OrderedDict()  # owner: its last turn
+        self.running: set[asyncio.Task[None]] = set()
+
+    def next(self) -> _Queued | None:
+        """The next job: the first priority with any; there, the oldest job of the owner
+        served longest ago (one that comes with a job after the others' were served goes
+        before them)."""
+        for queue in self.queues:
+            while queue:
+                owner = min(queue, key=lambda who: self.served.get(who, -1))
+                jobs = queue[owner]
+                item = jobs.popleft()
+                self.queued -= 1
+                if not jobs:
+                    del queue[owner]
+                if item.done.done():  # its asker gave up (a match closed): skip it
+                    continue
+                self.turns += 1
+                self.served[owner] = self.turns
+                self.served.move_to_end(owner)
+                while len(self.served) > OWNERS_KEPT:
+                    self.served.popitem(last=False)
+                return item
+        return None
+
+    def drop(self) -> None:
+        """Give every queued job's asker :class:`BotsClosed` and forget the jobs."""
+        for queue in self.queues:
+            for jobs in queue.values():
+                for item in jobs:
+                    if not item.done.done():
+                        item.done.set_exception(BotsClosed("the server is stopping"))
+                        item.done.exception()  # retrieved: no "never retrieved" warning
+            queue.clear()
+        self.queued = 0
+        self.idle.clear()
+
+
 class BotRunner:
     """Runs :func:`decide` and :func:`analyse_position` off the event loop: ``workers``
-    processes (each started when first needed), or a thread if 0; at most ``queue`` jobs
-    waiting before new work is refused (see the module's docstring)."""
+    search processes and ``quick`` processes for the bots that do not search (each started
+    when first needed), or a thread for each lane if ``workers`` is 0; ``quick`` 0 sends
+    every job to the search lane. At most ``queue`` jobs wait before new work is refused
+    (see the module's docstring)."""
 
-    def __init__(self, workers: int, *, queue: int = 64) -> None:
-        self._workers = workers
-        self._slots = max(1, workers)
+    def __init__(self, workers: int, *, queue: int = 64, quick: int = 1) -> None:
         self._limit = queue
-        # With workers, a thread per worker waits on its answer; with none, the one thread
-        # decides itself.
-        self._threads = ThreadPoolExecutor(self._slots, thread_name_prefix="meeple-bot")
+        self._search = _Lane("search", workers > 0, max(1, workers))
+        self._quick = _Lane("quick", workers > 0, quick) if quick > 0 else None
         self._processes: set[_Worker] = set()  # every worker process started and not stopped
-        self._idle: list[_Worker] = []
         self._analyses: OrderedDict[Hashable, JSON] = OrderedDict()
         self._asked: dict[Hashable, asyncio.Future[JSON]] = {}
-        # One queue per priority: each owner's jobs in order.
-        self._queues: list[OrderedDict[Hashable, deque[_Queued]]] = [
-            OrderedDict() for _ in Priority
-        ]
-        self._queued = 0
-        self._turns = 0
-        self._served: OrderedDict[Hashable, int] = OrderedDict()  # owner: its last turn
-        self._running: set[asyncio.Task[None]] = set()
         self._closed = False
+
+    @property
+    def _lanes(self) -> tuple[_Lane, ...]:
+        return (self._search,) if self._quick is None else (self._search, self._quick)
 
     @property
     def queued(self) -> int:
         """Jobs waiting for a worker (not those running)."""
-        return self._queued
+        return sum(lane.queued for lane in self._lanes)
 
     def busy(self) -> BotsBusy | None:
         """The refusal new work gets now (a new solo match, a hint, an analysis), or None
         while the queue has room."""
+        queued = self.queued
         if self._closed:
-            return BotsBusy(5, self._queued)
-        if self._queued < self._limit:
+            return BotsBusy(5, queued)
+        if queued < self._limit:
             return None
-        # Each worker takes about a second a job (the levels' promise): the queue's wait.
-        return BotsBusy(max(1, self._queued // self._slots), self._queued)
+        # Each search worker takes about a second a job (the levels' promise): the wait.
+        return BotsBusy(max(1, self._search.queued // self._search.slots), queued)
 
     async def choose(self, job: BotJob, owner: Hashable = None) -> Action:
         """The bot's action, decided off the event loop, in ``owner``'s turn among the live
-        moves. A move is never refused for a full queue (a seat of a match in play waits on
-        it). When a worker process dies on a job (killed, out of memory), another is started
-        in its place and asked again, once.
+        moves (in the quick lane for a bot that does not search). A move is never refused
+        for a full queue (a seat of a match in play waits on it). When a worker process
+        dies on a job (killed, out of memory), another is started in its place and asked
+        again, once.
 
         Raises:
             BotsClosed: the server is stopping.
         """
-        answer: Action = await self._run(decide, job, Priority.MOVE, owner)
+        lane = self._search if self._quick is None or searches(job.bot) else self._quick
+        answer: Action = await self._run(lane, decide, job, Priority.MOVE, owner)
         return answer
 
     async def analyse(
@@ -360,9 +428,10 @@ class BotRunner:
         priority: Priority = Priority.ANALYSIS,
         owner: Hashable = None,
     ) -> JSON:
-        """:func:`analyse_position` off the event loop, at ``priority`` in ``owner``'s
-        turn; with a ``key`` (it must name everything the answer depends on), an answer
-        given before under that key is given again without searching.
+        """:func:`analyse_position` off the event loop (in the search lane), at
+        ``priority`` in ``owner``'s turn; with a ``key`` (it must name everything the
+        answer depends on), an answer given before under that key is given again without
+        searching.
 
         Raises:
             ValueError: when the job's seat has no decision in its position.
@@ -379,7 +448,9 @@ class BotRunner:
         refused = self.busy()
         if refused is not None:
             raise refused
-        searching = asyncio.ensure_future(self._run(analyse_position, job, priority, owner))
+        searching = asyncio.ensure_future(
+            self._run(self._search, analyse_position, job, priority, owner)
+        )
         if key is not None:
             self._asked[key] = searching
 
@@ -397,54 +468,38 @@ class BotRunner:
         return answer
 
     async def _run(
-        self, work: Callable[[Any], Any], job: Any, priority: Priority, owner: Hashable
+        self,
+        lane: _Lane,
+        work: Callable[[Any], Any],
+        job: Any,
+        priority: Priority,
+        owner: Hashable,
     ) -> Any:
         if self._closed:
             raise BotsClosed("the server is stopping")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queues[priority].setdefault(owner, deque()).append(_Queued(work, job, done))
-        self._queued += 1
-        self._pump()
+        lane.queues[priority].setdefault(owner, deque()).append(_Queued(work, job, done))
+        lane.queued += 1
+        self._pump(lane)
         return await done
 
-    def _next(self) -> _Queued | None:
-        """The next job: the first priority with any; there, the oldest job of the owner
-        served longest ago (one that comes with a job after the others' were served goes
-        before them)."""
-        for queue in self._queues:
-            while queue:
-                owner = min(queue, key=lambda who: self._served.get(who, -1))
-                jobs = queue[owner]
-                item = jobs.popleft()
-                self._queued -= 1
-                if not jobs:
-                    del queue[owner]
-                if item.done.done():  # its asker gave up (a match closed): skip it
-                    continue
-                self._turns += 1
-                self._served[owner] = self._turns
-                self._served.move_to_end(owner)
-                while len(self._served) > OWNERS_KEPT:
-                    self._served.popitem(last=False)
-                return item
-        return None
-
-    def _pump(self) -> None:
-        while not self._closed and len(self._running) < self._slots:
-            item = self._next()
+    def _pump(self, lane: _Lane) -> None:
+        while not self._closed and len(lane.running) < lane.slots:
+            item = lane.next()
             if item is None:
                 return
-            task = asyncio.get_running_loop().create_task(self._execute(item))
-            self._running.add(task)
-            task.add_done_callback(self._finished)
+            task = asyncio.get_running_loop().create_task(self._execute(lane, item))
+            lane.running.add(task)
 
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self._running.discard(task)
-        self._pump()
+            def finished(task: asyncio.Task[None], lane: _Lane = lane) -> None:
+                lane.running.discard(task)
+                self._pump(lane)
 
-    async def _execute(self, item: _Queued) -> None:
+            task.add_done_callback(finished)
+
+    async def _execute(self, lane: _Lane, item: _Queued) -> None:
         try:
-            answer = await self._call(item.work, item.job)
+            answer = await self._call(lane, item.work, item.job)
         except Exception as failed:  # the asker's to handle (ValueError, a lost worker)
             if not item.done.done():
                 item.done.set_exception(failed)
@@ -452,16 +507,17 @@ class BotRunner:
         if not item.done.done():
             item.done.set_result(answer)
 
-    async def _call(self, work: Callable[[Any], Any], job: Any) -> Any:
-        """``work(job)`` on the thread, or in an idle worker process (one is started when
-        none is idle: :meth:`_pump` runs no more jobs at once than there are workers)."""
+    async def _call(self, lane: _Lane, work: Callable[[Any], Any], job: Any) -> Any:
+        """``work(job)`` on the lane's thread, or in an idle worker process of the lane (one
+        is started when none is idle: :meth:`_pump` runs no more jobs at once than the lane
+        has workers)."""
         loop = asyncio.get_running_loop()
-        if self._workers == 0:
-            return await loop.run_in_executor(self._threads, work, job)
+        if not lane.processes:
+            return await loop.run_in_executor(lane.threads, work, job)
         for attempt in range(2):
-            worker = self._idle.pop() if self._idle else self._started()
+            worker = lane.idle.pop() if lane.idle else self._started()
             try:
-                answer = await loop.run_in_executor(self._threads, worker.call, work, job)
+                answer = await loop.run_in_executor(lane.threads, worker.call, work, job)
             except WorkerLost:
                 self._processes.discard(worker)
                 if self._closed:
@@ -471,14 +527,14 @@ class BotRunner:
                 log.warning("a bot worker process ended on a job; asking a new one")
                 continue
             except Exception:
-                self._idle.append(worker)  # it answered (an exception): it goes on serving
+                lane.idle.append(worker)  # it answered (an exception): it goes on serving
                 raise
             except BaseException:  # cancelled while its thread still waits on the worker
                 self._processes.discard(worker)
                 with contextlib.suppress(OSError):
                     worker.process.kill()  # the thread gets WorkerLost and reaps it
                 raise
-            self._idle.append(worker)
+            lane.idle.append(worker)
             return answer
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -495,21 +551,15 @@ class BotRunner:
         them (nothing is acknowledged before it is stored, so nothing acknowledged is
         lost)."""
         self._closed = True
-        for queue in self._queues:
-            for jobs in queue.values():
-                for item in jobs:
-                    if not item.done.done():
-                        item.done.set_exception(BotsClosed("the server is stopping"))
-                        item.done.exception()  # retrieved: no "never retrieved" warning
-            queue.clear()
-        self._queued = 0
+        for lane in self._lanes:
+            lane.drop()
         workers = list(self._processes)
         self._processes.clear()
-        self._idle.clear()
         for worker in workers:  # all at once, then each waited for
             with contextlib.suppress(OSError):
                 worker.process.terminate()
         for worker in workers:
             worker.stop()
         # The threads waiting on the stopped workers' answers end with them.
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        for lane in self._lanes:
+            lane.threads.shutdown(wait=False, cancel_futures=True)

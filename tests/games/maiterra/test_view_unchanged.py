@@ -1,6 +1,8 @@
 """The view, restructured to be cheaper (it is sent after every action), is exactly the one
 it replaced: the same JSON for every seat and the spectators, sealed orders, houses and
-hands included, on many random positions at every seat count."""
+hands included, on many random positions at every seat count. One field was added since: a
+seat's own view carries its ``taken_back`` count (rules version 3 on), which the reference,
+kept verbatim, predates; it is added to the reference's view for the comparison."""
 
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ def test_the_view_is_the_one_it_replaced(seats: int) -> None:
         assert isinstance(state, MaiterraState)
         for _ in range(400):
             for seat in (None, *range(seats)):
-                assert json.dumps(view(state, seat)) == json.dumps(view_before(state, seat))
+                expected = view_before(state, seat)
+                if seat is not None and state.game.rules.take_backs:
+                    expected["taken_back"] = state.taken_back[seat]
+                assert json.dumps(view(state, seat)) == json.dumps(expected)
                 compared += 1
             if state.is_terminal():
                 break

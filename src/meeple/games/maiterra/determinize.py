@@ -9,8 +9,11 @@ come. What the view hides is drawn from the seed:
 - other seats' hands and the deck's order: the cards the seat has not seen (every copy but
   its hand and the discard pile) shuffled and dealt to each hand by its count, the rest the
   deck (whose count must match the view's);
-- other seats' sealed orders: none (a seat that ended hands in an empty queue); a bot's own
-  :meth:`~meeple.core.game.State.resample` redraws a few each iteration;
+- other seats' sealed orders: none (a seat that ended hands in an empty queue), and none
+  taken back this turn; a bot's own :meth:`~meeple.core.game.State.resample` redraws a few
+  each iteration. The seat's own queue and (rules version 3 on) its own ``taken_back``
+  count are the view's: the count decides whether it may take back another order, so a
+  state that dropped it would offer a take-back the real one refuses;
 - the draft order already played: the first round's order is one whose snake order ends in
   the view's order still to come and gives each seat the fields it owns;
 - the generator: seeded from the seed.
@@ -65,7 +68,7 @@ def _build(game: MaiterraRulebook, view: JSON, seat: Seat, seed: int) -> Maiterr
     """
     seats = game.seats
     rng = Rng(mix_seed(seed, seat, 0x56494557))
-    top = Fields(view, "view", required=VIEW, error=InvalidView)
+    top = Fields(view, "view", required=VIEW, optional=("taken_back",), error=InvalidView)
     phase = top.raw("phase")
     terrain, owner, buildings, armies = _board(top.items("board", max_len=CELLS), seats)
     rows = [
@@ -84,16 +87,17 @@ def _build(game: MaiterraRulebook, view: JSON, seat: Seat, seed: int) -> Maiterr
         if house is None and row.flag("house_locked"):
             house = game.rules.houses[rng.below(houses)]
         ended = row.raw("ended")
-        seat_rows.append(
-            {
-                **{name: row.raw(name) for name in RESOURCES},
-                "people": row.raw("people"),
-                "house": house,
-                "cards": hands[s],
-                "queue": top.raw("queue") if s == seat else [],
-                "ended": phase == "over" if ended is None else ended,
-            }
-        )
+        seat_row = {
+            **{name: row.raw(name) for name in RESOURCES},
+            "people": row.raw("people"),
+            "house": house,
+            "cards": hands[s],
+            "queue": top.raw("queue") if s == seat else [],
+            "ended": phase == "over" if ended is None else ended,
+        }
+        if s == seat and top.has("taken_back"):
+            seat_row["taken_back"] = top.raw("taken_back")
+        seat_rows.append(seat_row)
     draft = top.items("draft_order", max_len=seats * game.rules.draft_fields)
     draft_order = _draft_order(game, draft, owner, rng) if phase == "draft" else draft
     outcome = top.raw("outcome")

@@ -2,9 +2,10 @@
 
 Open to all: Lakeland, owners, buildings, armies, every seat's stores, people and points,
 how many cards each holds, who has ended the turn, the discard pile.
-Sealed: another seat's queued orders (until the turn resolves and they act), another
-seat's house until every house is locked, other seats' cards, the deck order and the
-state's generator.
+Sealed: another seat's queued orders (until the turn resolves and they act) and how many it
+has taken back this turn, another seat's house until every house is locked, other seats'
+cards, the deck order and the state's generator. A seat sees its own queue, hand and (rules
+version 3 on) ``taken_back`` count.
 """
 
 from __future__ import annotations
@@ -107,6 +108,15 @@ def view(state: MaiterraState, seat: Seat | None) -> JSON:
         "deck": len(state.deck),
         "discard": [CARD_NAMES[c] for c in state.discard],
         "outcome": None if outcome is None else outcome.to_json(),
+        # The seat's own take-backs this turn (rules version 3 on): it knows them, and they
+        # decide whether it may take back another; nobody else sees them (sealed like its
+        # queue). Only in a seat's own view and from version 3, so a watcher's view and the
+        # earlier versions' views read as they did.
+        **(
+            {"taken_back": state.taken_back[seat]}
+            if seat is not None and state.game.rules.take_backs
+            else {}
+        ),
     }
 
 

@@ -6,7 +6,13 @@
   it plays as the one that pays the queue again (a clone keeps none).
 - A resample draws other seats' sealed orders kind by kind (:mod:`meeple.games.maiterra.redraw`)
   instead of listing every legal order: the candidates of its kinds, taken together, must be
-  exactly ``legal_orders`` less ``end``, so every order it can draw is legal.
+  exactly the legal orders that join a queue, ``legal_orders`` less ``end`` and ``takeback``,
+  so every order it can draw is legal and none is missed. The two left out are no order of a
+  queue: ``end`` hands the queue in, and ``takeback`` (rules version 3 on) removes the last
+  order, so any queue a seat reaches with take-backs it could have queued without them. A
+  redraw draws what a sealed queue holds, not how the seat got there: it gives every other
+  seat none taken back, and that seat may then take back exactly when its drawn queue holds
+  an order.
 - The resample's one-draw shuffle is a permutation, and uniform.
 """
 
@@ -23,11 +29,15 @@ from meeple.core.rng import Rng
 from meeple.games.maiterra import Maiterra, redraw
 from meeple.games.maiterra import notation as ids
 from meeple.games.maiterra.data import BARRACKS, CARD_NAMES, NUM_BUILDINGS
+from meeple.games.maiterra.game import Maiterra2
 from meeple.games.maiterra.rules import PLAN, MaiterraState
 
 
-def _positions(seats: int, matches: int, every: int = 3) -> list[MaiterraState]:
-    game = Maiterra(seats=seats)
+def _positions(
+    seats: int, matches: int, every: int = 3, version: type[Maiterra] = Maiterra
+) -> list[MaiterraState]:
+    """Positions of random matches (take-backs among their actions from rules version 3)."""
+    game = version(seats=seats)
     rng = random.Random(seats)
     out = []
     for _ in range(matches):
@@ -66,10 +76,17 @@ def _every_candidate(state: MaiterraState, seat: int) -> list[int]:
     return found
 
 
+@pytest.mark.parametrize("version", [Maiterra2, Maiterra], ids=["v2", "v3"])
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_the_kinds_a_resample_draws_from_are_exactly_the_legal_orders(seats: int) -> None:
-    checked = 0
-    for state in _positions(seats, 2):
+def test_the_kinds_a_resample_draws_from_are_exactly_the_legal_orders(
+    seats: int, version: type[Maiterra]
+) -> None:
+    """The candidates are the legal orders that join a queue: all but ``end`` and
+    ``takeback``, the one left out exactly where the seat may take back (the module
+    docstring says why)."""
+    checked = taking_back = 0
+    limit = version(seats=seats).rules.take_backs
+    for state in _positions(seats, 2, version=version):
         if state.phase != PLAN:
             continue
         for seat in state.deciding_seats():
@@ -77,9 +94,14 @@ def test_the_kinds_a_resample_draws_from_are_exactly_the_legal_orders(seats: int
                 continue
             found = _every_candidate(state, seat)
             assert len(found) == len(set(found)), "an order listed under two kinds"
-            assert sorted(found) == [a for a in state.legal_orders(seat) if a != ids.END]
+            legal = state.legal_orders(seat)
+            assert sorted(found) == [a for a in legal if a not in (ids.END, ids.TAKE_BACK)]
+            may_take_back = bool(state.queue[seat]) and state.taken_back[seat] < limit
+            assert (ids.TAKE_BACK in legal) == may_take_back
+            taking_back += may_take_back
             checked += 1
     assert checked > 50
+    assert taking_back > 10 if limit else taking_back == 0
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -97,6 +119,9 @@ def test_every_redrawn_queue_is_legal_order_by_order(seats: int) -> None:
                 continue
             queue = new.queue[other]
             assert len(queue) <= redraw.MAX_DRAWN
+            assert new.taken_back[other] == 0
+            may_take_back = bool(queue) and bool(state.game.rules.take_backs)
+            assert (ids.TAKE_BACK in new.legal_orders(other)) == may_take_back
             replay = new.clone()
             replay.queue[other] = []
             for action in queue:

@@ -22,7 +22,14 @@ before it, in three steps:
 
 So every drawn order is legal for that seat: the candidates of each step are exactly the
 seat's legal orders of that kind (``tests/games/test_speed_maiterra.py`` checks that they
-add up to :meth:`~.rules.MaiterraState.legal_orders`, less ``end``).
+add up to :meth:`~.rules.MaiterraState.legal_orders`, less ``end`` and ``takeback``).
+
+**No take-back is drawn.** ``end`` and ``takeback`` (rules version 3 on) are legal but no
+order of a queue: one hands the queue in, the other removes its last order, so any queue a
+seat reaches with take-backs it could have queued without them. The redraw draws what a
+sealed queue holds, not how the seat got there, and gives every other seat none taken back
+this turn (how many it took back is sealed like its queue; with none, it may take back
+exactly when its drawn queue holds an order, as a seat that queued those orders could).
 
 Why this is a fair belief: a seat that cannot see another's plan knows what it can afford
 and where its stacks stand, not what it will choose. Drawing the kind first gives each
@@ -110,7 +117,7 @@ def resample(state: MaiterraState, seat: Seat, seed: int) -> None:
         for other in others:
             counts, count = divmod(counts, MAX_DRAWN + 1)
             state.queue[other] = draw_queue(state, other, count, rng, terrain)
-            state.taken_back[other] = 0  # sealed like the queue: none is the neutral belief
+            state.taken_back[other] = 0  # sealed like the queue: see the module docstring
     state.rng = Rng(rng.next_u64())
 
 

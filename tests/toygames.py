@@ -38,6 +38,7 @@ from meeple.core import (
     mix_seed,
     register_kit,
 )
+from meeple.core.events import EventCatalogue, EventKind
 from meeple.core.kit import (
     FINAL_RETURNS,
     BoardDrawing,
@@ -591,8 +592,8 @@ def draw_json(view: JSON) -> RenderableType:
     return rich.json.JSON.from_data(view, indent=2)
 
 
-def toy_kit(*games: type[Game]) -> GameKit:
-    """A kit of generic parts for ``games`` (one game's versions)."""
+def toy_kit(*games: type[Game], events: EventCatalogue) -> GameKit:
+    """A kit of generic parts for ``games`` (one game's versions), with their ``events``."""
     return GameKit(
         name=games[0].info.name,
         games=games,
@@ -602,12 +603,28 @@ def toy_kit(*games: type[Game]) -> GameKit:
         draw=BoardDrawing(draw_json),
         heuristic=GreedyHeuristic(final_returns),
         tensor=None,
+        events=events,
     )
 
 
-TOY_TRICKS_KIT = register_kit(toy_kit(ToyTricks))
-TOY_ORDERS_KIT = register_kit(toy_kit(ToyOrders))
-TAKEAWAY_KIT = register_kit(toy_kit(TakeAway))
+def _kind(meaning: str, **fields: str) -> EventKind:
+    return EventKind(meaning, {"seat": "integer", **fields})
+
+
+TOY_TRICKS_EVENTS = {
+    "played": _kind("A seat played a card.", card="string"),
+    "trick_won": _kind("A seat won the trick."),
+    "drew": _kind("A seat drew a card (sealed).", card="string", audience="array"),
+}
+TOY_ORDERS_EVENTS = {
+    "queued": _kind("A seat queued a claim (sealed).", region="string", audience="array"),
+    "ended": _kind("A seat ended its turn."),
+    "claimed": _kind("A seat alone claimed a region.", region="string"),
+}
+
+TOY_TRICKS_KIT = register_kit(toy_kit(ToyTricks, events=TOY_TRICKS_EVENTS))
+TOY_ORDERS_KIT = register_kit(toy_kit(ToyOrders, events=TOY_ORDERS_EVENTS))
+TAKEAWAY_KIT = register_kit(toy_kit(TakeAway, events={}))
 
 
 # -- deliberately broken variants (never registered) -----------------------------------------

@@ -9,6 +9,7 @@ import pytest
 
 import meeple.games
 from meeple.core import GameId, GameKit, UnknownGame, kit_for, load_game, register_kit
+from meeple.core.events import GAME_OVER, EventKind
 from meeple.core.kit import (
     FINAL_RETURNS,
     BoardDrawing,
@@ -76,6 +77,20 @@ def test_a_kit_holds_only_its_own_games_and_not_none() -> None:
         dataclasses.replace(TOY_TRICKS_KIT, games=())
     with pytest.raises(ValueError, match="a game called 'toy_orders'"):
         dataclasses.replace(TOY_TRICKS_KIT, games=(ToyTricks, ToyOrders))
+
+
+@pytest.mark.parametrize("kit", SHIPPED, ids=lambda kit: kit.name)
+def test_a_shipped_kit_lists_its_events_and_the_match_ends_in_game_over(kit: GameKit) -> None:
+    assert kit.events["game_over"] == GAME_OVER
+    assert all(entry.fields.get("seat") for entry in kit.events.values())
+
+
+def test_an_event_field_of_no_json_type_is_refused_at_construction() -> None:
+    wrong = {"played": EventKind("A seat played a card.", {"seat": "integer", "card": "text"})}
+    with pytest.raises(ValueError, match="the event 'played' gives its field 'card' the type"):
+        dataclasses.replace(TOY_TRICKS_KIT, events=wrong)
+    either = {"played": EventKind("A seat played.", {"seat": "integer|null", "card": "string?"})}
+    assert dataclasses.replace(TOY_TRICKS_KIT, events=either).events == either
 
 
 def test_two_different_kits_cannot_claim_one_game() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, keep_all
 from tests.pebbles.bots import PebblesHeuristic, evaluate
+from tests.pebbles.events import EVENTS
 from tests.pebbles.game import Pebbles
 
 KIT = GameKit(
@@ -15,4 +16,5 @@ KIT = GameKit(
     draw=DrawingModule("tests.pebbles.draw"),
     heuristic=PebblesHeuristic(),
     tensor=None,
+    events=EVENTS,
 )

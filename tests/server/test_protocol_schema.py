@@ -16,11 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 import meeple.games  # noqa: F401
+import tests.pebbles  # noqa: F401  (a fourth game, registered from outside the project)
 from meeple.cli.main import app
-from meeple.core.registry import load_game, registered
+from meeple.core.registry import kit_for, load_game, registered
 from meeple.server.http.app import create_app
 from meeple.server.http.publish import protocol_page, schemas, stale
-from meeple.server.live.events import EVENTS
+from meeple.server.live.events import event_schema, published
 from meeple.server.live.protocol import ClockOut, SnapshotOut
 from meeple.server.settings import Settings
 from tests.server.conftest import Server
@@ -50,10 +51,13 @@ def test_the_committed_schemas_are_what_the_models_generate() -> None:
 
 
 def test_every_event_kind_has_a_meaning_and_protocol_md_lists_it() -> None:
-    """The catalogue says in a line what each kind means, and docs/protocol.md's tables are
-    the catalogue's: every kind of every game, with its fields and that line."""
+    """Each game's catalogue says in a line what each kind means, and docs/protocol.md's
+    tables are the catalogues': every kind of every game of the project, with its fields and
+    that line (a game registered from elsewhere is not published)."""
     page = (DOCS / "protocol.md").read_text(encoding="utf-8")
-    for game, kinds in EVENTS.items():
+    assert "pebbles" not in published()
+    for game in published():
+        kinds = kit_for(game).events
         section = page.split(f"#### {game.capitalize()}\n")[1].split("####")[0]
         for kind, (meaning, fields) in kinds.items():
             assert meaning.strip() and "\n" not in meaning and meaning.endswith("."), kind
@@ -101,12 +105,19 @@ def _random_events(game_id: str, seats: int, options: dict[str, Any], seed: int)
 
 
 def test_every_event_the_engines_send_is_in_its_games_published_schema() -> None:
-    """Random matches of every game, version and seat count: each event validates against
-    docs/schemas/events-<game>.json (kind known, fields present and of their types, none
-    unlisted)."""
+    """Random matches of every registered game, version and seat count: each event validates
+    against its game's catalogue (kind known, fields present and of their types, none
+    unlisted): the project's games' as published in docs/schemas/events-<game>.json, any other
+    game's (the fourth, Pebbles) as its kit gives it."""
     checked: dict[str, set[str]] = {}
+    shipped = published()
     for info in registered():
-        validator = jsonschema.Draft202012Validator(_published(f"events-{info.name}.json"))
+        schema = (
+            _published(f"events-{info.name}.json")
+            if info.name in shipped
+            else event_schema(info.name)
+        )
+        validator = jsonschema.Draft202012Validator(schema)
         options: list[dict[str, Any]] = [{}]
         if info.name == "manafields":
             options = [{"faction0": "elves", "faction1": "undead"}, {"faction0": "undead"}]
@@ -120,6 +131,7 @@ def test_every_event_the_engines_send_is_in_its_games_published_schema() -> None
     assert {"game_over", "queued", "marched"} <= checked["maiterra"]
     assert {"game_over", "pick", "place"} <= checked["maatatahay"]
     assert {"game_over", "move", "fight"} <= checked["manafields"]
+    assert checked["pebbles"] == {"took"}
 
 
 def test_every_rest_answer_has_a_model_and_a_refusal_is_code_and_message() -> None:

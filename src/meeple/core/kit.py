@@ -5,7 +5,8 @@ its observation tensors. ``ai/``, ``cli/``, ``adapters/`` and ``server/`` name n
 :func:`meeple.core.registry.kit_for` for the game's kit and read its parts. The parts fulfil the
 Protocols below, which live in ``core`` so that ``games/`` imports only ``core``.
 
-The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heuristic, tensor)``):
+The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heuristic, tensor,
+events)``):
 
 - :class:`Evaluator` -- ``evaluator(state, seat) -> float``, higher is better for ``seat``,
   reading only what ``state.view(seat)`` shows; its ``scale`` is how many of its units make a
@@ -36,6 +37,13 @@ The shapes (``GameKit(name, games, evaluator, move_order, rollout, draw, heurist
   or ``None`` for the generic writer that lays out ``state.view(seat)`` itself. A game names its
   writer's module with :class:`TensorModule` (a module defining ``writer(game)``), so that
   importing the rules never imports NumPy.
+- ``events`` -- an :data:`~meeple.core.events.EventCatalogue`: every kind of event the game's
+  transitions make, each with its meaning in a line and its fields' JSON types
+  (:class:`~meeple.core.events.EventKind`; a game that ends with a ``game_over`` event lists
+  :data:`~meeple.core.events.GAME_OVER`). The server publishes it (docs/protocol.md's event
+  tables, docs/schemas/events-<game>.json) and the tests check random matches' events against
+  it; a field's type must be a JSON Schema type (``integer|null`` for either, ``array?`` for a
+  field not always there), or the kit does not construct.
 - :class:`FromView` -- ``from_view(game, view, seat, seed) -> State``: a state consistent with
   everything ``view`` (a seat's :meth:`State.view`) shows, with what the seat cannot see
   drawn from ``seed``: how a client that holds only its seat's view lets a searching bot
@@ -54,9 +62,10 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from meeple.core.events import JSON_TYPES, EventCatalogue
 from meeple.core.game import Game, State
 from meeple.core.outcome import Event
 from meeple.core.types import JSON, Action, Seat
@@ -297,6 +306,8 @@ class GameKit:
     draw: Drawing
     heuristic: HeuristicPolicy
     tensor: TensorFactory | None
+    events: EventCatalogue = field(hash=False)
+    """Every kind of event the game sends, with its meaning and fields (see the module)."""
     heuristic_aliases: tuple[str, ...] = ()
     from_view: FromView | None = None
     tutorial: Callable[[], JSON] | None = None
@@ -312,6 +323,14 @@ class GameKit:
                     f"the kit of {self.name!r} holds {cls.__name__}, a game called "
                     f"{cls.info.name!r}"
                 )
+        for kind, (_meaning, fields) in self.events.items():
+            for name, spec in fields.items():
+                if not set(spec.removesuffix("?").split("|")) <= JSON_TYPES:
+                    raise ValueError(
+                        f"the kit of {self.name!r}: the event {kind!r} gives its field "
+                        f"{name!r} the type {spec!r}, not one of {sorted(JSON_TYPES)} "
+                        "(a|b for either, a trailing ? for a field not always there)"
+                    )
 
 
 __all__ = [

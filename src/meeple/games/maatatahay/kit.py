@@ -9,6 +9,7 @@ from meeple.core.kit import DrawingModule, GameKit, Rollout, ScaledEvaluator, Te
 from meeple.core.types import JSON
 from meeple.games.maatatahay.determinize import state_from_view
 from meeple.games.maatatahay.evaluate import evaluate_maatatahay
+from meeple.games.maatatahay.events import EVENTS
 from meeple.games.maatatahay.game import Maatatahay
 from meeple.games.maatatahay.heuristic import MaatatahayHeuristic
 from meeple.games.maatatahay.move_order import maatatahay_moves
@@ -32,6 +33,7 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.maatatahay.draw"),
     heuristic=MaatatahayHeuristic(),
     tensor=TensorModule("meeple.games.maatatahay.tensor"),
+    events=EVENTS,
     from_view=state_from_view,
     tutorial=tutorial,
 )

@@ -10,6 +10,7 @@ from meeple.core.types import JSON
 from meeple.games.maiterra.bots import MaiterraHeuristic
 from meeple.games.maiterra.determinize import state_from_view
 from meeple.games.maiterra.evaluate import evaluate_maiterra
+from meeple.games.maiterra.events import EVENTS
 from meeple.games.maiterra.game import EARLIER_VERSIONS, Maiterra
 from meeple.games.maiterra.move_order import maiterra_moves
 
@@ -33,6 +34,7 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.maiterra.draw"),
     heuristic=MaiterraHeuristic(),
     tensor=TensorModule("meeple.games.maiterra.tensor"),
+    events=EVENTS,
     from_view=state_from_view,
     # Its name before every game had a heuristic bot.
     heuristic_aliases=("maiterra-heuristic",),

@@ -10,6 +10,7 @@ from meeple.core.types import JSON
 from meeple.games.manafields.bots import ManafieldsHeuristic
 from meeple.games.manafields.determinize import state_from_view
 from meeple.games.manafields.evaluate import evaluate_manafields
+from meeple.games.manafields.events import EVENTS
 from meeple.games.manafields.game import EARLIER_VERSIONS, Manafields
 from meeple.games.manafields.move_order import manafields_moves
 
@@ -35,6 +36,7 @@ KIT = GameKit(
     draw=DrawingModule("meeple.games.manafields.draw"),
     heuristic=ManafieldsHeuristic(),
     tensor=TensorModule("meeple.games.manafields.tensor"),
+    events=EVENTS,
     from_view=state_from_view,
     tutorial=tutorial,
 )

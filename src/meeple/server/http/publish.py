@@ -6,11 +6,12 @@
   ``ping``);
 - ``server-messages.json``: every frame the server sends on a match socket (``snapshot``,
   ``update``, ``error``, ``pong``, ``clock``, ``presence``);
-- ``events-<game>.json``: every event kind of each game, with its fields;
+- ``events-<game>.json``: every event kind of each of the project's games, with its fields;
 - ``openapi.json``: the REST routes with their request and answer bodies (what the server
   serves at ``/openapi.json``).
 
-and the event tables of docs/protocol.md (from :mod:`meeple.server.live.events`).
+and the event tables of docs/protocol.md (both from each game's kit, through
+:mod:`meeple.server.live.events`).
 tests/server/test_protocol_schema.py fails when the committed files differ from these.
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from meeple.server.http.app import create_app
-from meeple.server.live.events import EVENTS, event_schema, events_markdown
+from meeple.server.live.events import event_schema, events_markdown, published
 from meeple.server.live.protocol import ClientMessage, ServerMessage
 from meeple.server.settings import Settings
 
@@ -49,7 +50,7 @@ def schemas() -> dict[str, dict[str, Any]]:
             "One frame the server sends on /ws/matches/{id} (docs/protocol.md).",
         ),
     }
-    for game in sorted(EVENTS):
+    for game in published():
         found[f"events-{game}.json"] = event_schema(game)
     found["openapi.json"] = create_app(Settings()).openapi()
     return found
@@ -60,9 +61,7 @@ def text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-EVENTS_START = (
-    "<!-- The event kinds: written by `meeple schemas` from meeple.server.live.events -->"
-)
+EVENTS_START = "<!-- The event kinds: written by `meeple schemas` from each game's kit -->"
 EVENTS_END = "<!-- End of the event kinds -->"
 
 

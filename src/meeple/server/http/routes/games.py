@@ -36,8 +36,8 @@ LADDER: tuple[tuple[str, str, str], ...] = (
 """The bots a form offers, weakest first, each with its strength in a word and a line on how
 it plays: the order measured in docs/ai.md, "The ladder" (random < greedy < mcts-easy <
 heuristic < mcts-normal < mcts-hard < mcts-expert). The same names play every game, each
-through that game's own knowledge; the games' earlier names of their heuristic bot (such as
-``maiterra-heuristic``) stay accepted but are not offered."""
+through that game's own knowledge; the earlier names of a game's heuristic bot (its kit's
+``heuristic_aliases``) stay accepted but are not offered."""
 
 FIRST_MATCH = "greedy"
 """The level a solo form starts at: an easy one, which a newcomer can beat in a first match

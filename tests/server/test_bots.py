@@ -5,12 +5,24 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from collections import deque
+from typing import Any
 
 import pytest
 
 import meeple.games  # noqa: F401
 from meeple.core import load_game
-from meeple.server.live.bots import AnalysisJob, BotJob, BotRunner, BotsClosed, decide, searches
+from meeple.server.live.bots import (
+    AnalysisJob,
+    BotJob,
+    BotRunner,
+    BotsClosed,
+    Priority,
+    _Lane,
+    _Queued,
+    decide,
+    searches,
+)
 
 
 def _job(bot: str = "greedy") -> BotJob:
@@ -111,5 +123,36 @@ def test_without_a_quick_lane_every_bot_shares_the_search_workers() -> None:
             assert runner._quick is None and len(runner._processes) == 1
         finally:
             runner.close()
+
+    asyncio.run(run())
+
+
+def test_each_owner_has_one_job_a_round_and_a_round_goes_by_priority() -> None:
+    """One account's live moves keep nobody's hint waiting past one of them; within a round
+    a live move goes before a hint before a line's position."""
+
+    async def run() -> None:
+        lane = _Lane("search", False, 1)
+        loop = asyncio.get_running_loop()
+
+        def queue(priority: Priority, owner: str, name: str) -> None:
+            done: asyncio.Future[Any] = loop.create_future()
+            lane.queues[priority].setdefault(owner, deque()).append(_Queued(print, name, done))
+            lane.queued += 1
+
+        for n in range(4):
+            queue(Priority.MOVE, "flooder", f"flood {n}")
+        queue(Priority.ANALYSIS, "analyst", "line")
+        queue(Priority.HINT, "victim", "hint")
+        queue(Priority.MOVE, "player", "move")
+        order = []
+        while (item := lane.next()) is not None:
+            order.append(item.job)
+        assert order == ["flood 0", "move", "hint", "line", "flood 1", "flood 2", "flood 3"]
+        assert lane.queued == 0
+        # A newcomer joins the current round: the flooder, served in it, waits.
+        queue(Priority.MOVE, "flooder", "flood 4")
+        queue(Priority.ANALYSIS, "newcomer", "line 2")
+        assert [item.job for item in (lane.next(), lane.next()) if item] == ["line 2", "flood 4"]
 
     asyncio.run(run())

@@ -12,19 +12,23 @@ it gave (:meth:`BotRunner.analyse` with a cache key).
 
 The pool is shared by every match, so the runner decides what runs next rather than the
 pool's own queue: it hands the pool no more jobs than it has workers, and picks each next
-job by :class:`Priority` -- a live move before a hint before an analysis -- and, within a
-priority, in turns across owners (an account, or a match with none), so one account's many
-matches or analyses wait behind each other and not in front of everybody else's.
+job in rounds across owners (an account, or a match with none): each owner with work
+waiting has one job a round, and within a round the jobs go by :class:`Priority` -- a live
+move before a hint before an analysis. So one account's many matches or analyses wait
+behind each other and not in front of everybody else's: once it has had its turn in a
+round, its next live move waits behind another owner's hint (when priority alone chose,
+one account's eight expert matches, each answered at once, kept every other player's
+hint waiting for as long as they lasted).
 
 A decision of a bot that does not search (:func:`searches`: random, greedy, heuristic and
 the heuristic's other names decide in milliseconds) goes to a lane of its own: the quick
 lane's workers never run a search, so such a decision never waits behind one (with one
 search worker it once waited a whole expert search, 3.3 s on a busy machine). Searches --
 the MCTS levels' moves, hints and analyses -- share the search lane. Each lane has its
-own workers, priorities and turns; the queue's bound counts both. The
-queue is bounded: a hint or analysis that would make it longer than ``queue`` is refused
-(:class:`BotsBusy`), and so is a new solo match (:meth:`BotRunner.busy`), while the moves
-of the matches already played are always taken: their number is bounded by the matches.
+own workers and rounds; the queue's bound counts both. The queue is bounded: a hint or
+analysis that would make it longer than ``queue`` is refused (:class:`BotsBusy`), and so
+is a new solo match (:meth:`BotRunner.busy`), while the moves of the matches already
+played are always taken: their number is bounded by the matches.
 
 The worker processes are the runner's own: each is a Python interpreter started with
 :mod:`subprocess` that reads jobs from its standard input and writes the answers to its
@@ -319,7 +323,7 @@ class _Queued:
 class _Lane:
     """Workers of one kind (the search lane's, or the quick lane's that never search) and
     the jobs waiting for them: one queue per priority, each owner's jobs in order, and
-    each owner's last turn."""
+    each owner's last turn and its round."""
 
     def __init__(self, name: str, processes: bool, slots: int) -> None:
         self.name = name
@@ -331,31 +335,47 @@ class _Lane:
         self.idle: list[_Worker] = []
         self.queues: list[OrderedDict[Hashable, deque[_Queued]]] = [OrderedDict() for _ in Priority]
         self.queued = 0
+        self.round = 0  # the round of the job started last
         self.turns = 0
-        self.served: OrderedDict[Hashable, int] = OrderedDict()  # owner: its last turn
+        # owner: the round and number of its last turn
+        self.served: OrderedDict[Hashable, tuple[int, int]] = OrderedDict()
         self.running: set[asyncio.Task[None]] = set()
 
     def next(self) -> _Queued | None:
-        """The next job: the first priority with any; there, the oldest job of the owner
-        served longest ago (one that comes with a job after the others' were served goes
-        before them)."""
-        for queue in self.queues:
-            while queue:
-                owner = min(queue, key=lambda who: self.served.get(who, -1))
-                jobs = queue[owner]
-                item = jobs.popleft()
-                self.queued -= 1
-                if not jobs:
-                    del queue[owner]
-                if item.done.done():  # its asker gave up (a match closed): skip it
-                    continue
-                self.turns += 1
-                self.served[owner] = self.turns
-                self.served.move_to_end(owner)
-                while len(self.served) > OWNERS_KEPT:
-                    self.served.popitem(last=False)
-                return item
-        return None
+        """The next job, in rounds: each owner with a job waiting has one job a round; within
+        a round a live move goes before a hint before an analysis, and among owners at the
+        same priority the one served longest ago first. An owner served in the current round
+        waits for the next, so one owner's many jobs, of any priority, never keep another
+        owner's waiting (a hint waits behind at most one live move of each other owner, and
+        a live move behind at most one job of each)."""
+        while True:
+            best: tuple[tuple[int, int, int], Hashable] | None = None
+            for priority, queue in enumerate(self.queues):
+                for owner in queue:
+                    served = self.served.get(owner)
+                    if served is None:
+                        key = (self.round, priority, -1)
+                    else:
+                        key = (max(self.round, served[0] + 1), priority, served[1])
+                    if best is None or key < best[0]:
+                        best = (key, owner)
+            if best is None:
+                return None
+            (turn_round, priority, _), owner = best
+            jobs = self.queues[priority][owner]
+            item = jobs.popleft()
+            self.queued -= 1
+            if not jobs:
+                del self.queues[priority][owner]
+            if item.done.done():  # its asker gave up (a match closed): skip it
+                continue
+            self.round = turn_round
+            self.turns += 1
+            self.served[owner] = (turn_round, self.turns)
+            self.served.move_to_end(owner)
+            while len(self.served) > OWNERS_KEPT:
+                self.served.popitem(last=False)
+            return item
 
     def drop(self) -> None:
         """Give every queued job's asker :class:`BotsClosed` and forget the jobs."""

@@ -375,9 +375,10 @@ async def run_servers(
     port, echo_port, fastapi_port = free_port(), free_port(), free_port()
     env = {**os.environ, "MEEPLE_DATA_DIR": str(data_dir)}
     # Every load client is a guest from 127.0.0.1: the per-address guest limit would refuse
-    # all but the first few dozen, and the per-address connection cap all past 256.
+    # all but the first few dozen, the per-address connection cap all past 256, and the
+    # per-address quotas (solo matches started, ...) all past a few dozen matches.
     env.update(MEEPLE_GUESTS_PER_MINUTE="1000000", MEEPLE_GUESTS_BURST="1000000")
-    env.update(MEEPLE_MAX_CONNECTIONS_PER_ADDRESS="1000000")
+    env.update(MEEPLE_MAX_CONNECTIONS_PER_ADDRESS="1000000", MEEPLE_PER_ADDRESS_FACTOR="1000000")
     command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "1"]
     if args.profile:
         command[1:3] = ["-c", PROFILED.format(out=str(args.profile))]

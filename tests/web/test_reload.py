@@ -137,14 +137,17 @@ def test_a_player_who_leaves_a_timed_match_shows_as_away_and_back(
 
 
 # Every WebSocket the page opens is kept in window.__sockets; while window.__block is set,
-# new ones go to a closed port (as when the network is down).
+# new ones are refused at the handshake (as when the network is down): a path of this server
+# that no socket route serves, so the page's Content-Security-Policy (connect-src 'self')
+# lets the attempt through and the server turns it away.
 _FLAKY_NETWORK = """
 (() => {
   const Real = window.WebSocket;
   window.__sockets = [];
   window.__block = false;
   window.WebSocket = function (url, protocols) {
-    const socket = new Real(window.__block ? "ws://127.0.0.1:9/" : url, protocols);
+    const socket = new Real(window.__block ? String(url).replace("/ws/", "/ws-down/") : url,
+                            protocols);
     window.__sockets.push(socket);
     return socket;
   };

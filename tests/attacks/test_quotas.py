@@ -109,3 +109,36 @@ def test_hints_are_counted_per_account(tmp_path: Path) -> None:
             attacker.close()
     burst = int(LIMITS["MEEPLE_HINTS_BURST"])
     assert attacker.answers == {(200, None): burst, (429, "rate/limited"): 8 - burst}
+
+
+def test_live_solo_matches_are_capped_per_account_and_per_address(tmp_path: Path) -> None:
+    """Many throw-away guests from one address cannot hold more solo matches in play than
+    ``solo_live`` times ``per_address_factor``; another address is not held back by them."""
+    limits = {"MEEPLE_SOLO_LIVE": "2", "MEEPLE_PER_ADDRESS_FACTOR": "1.5"}
+    body = {"game": "maatatahay", "bots": "random"}
+    with sqlite_server(tmp_path, limits, clean_log=True) as server:
+        first = Attacker(server, "127.0.0.9", "First")
+        second = Attacker(server, "127.0.0.9", "Second")
+        elsewhere = Attacker(server, "127.0.0.10", "Elsewhere")
+        try:
+            for _ in range(3):
+                first.note(first.http.post("/api/matches/solo", json=body))
+            for _ in range(2):
+                second.note(second.http.post("/api/matches/solo", json=body))
+            refused = second.http.post("/api/matches/solo", json=body)
+            elsewhere.note(elsewhere.http.post("/api/matches/solo", json=body))
+        finally:
+            for attacker in (first, second, elsewhere):
+                attacker.close()
+    report(
+        "live solo matches per address",
+        **{
+            attacker.address + " " + name: {f"{s} {c}": n for (s, c), n in attacker.answers.items()}
+            for name, attacker in (("first", first), ("second", second), ("else", elsewhere))
+        },
+    )
+    # The account's own cap (2), then the address's (3 = 2 x 1.5) across its accounts.
+    assert first.answers == {(201, None): 2, (429, "match/too_many"): 1}
+    assert second.answers == {(201, None): 1, (429, "match/too_many"): 1}
+    assert refused.status_code == 429 and "your address" in refused.json()["detail"]["message"]
+    assert elsewhere.answers == {(201, None): 1}

@@ -232,8 +232,18 @@ async def solo_allowed(request: Request, account: AccountDep, services: Services
     await spend_quota(request, account, "solo", "solo matches started")
 
 
-async def check_solo_live(services: Services, account: AccountRow) -> None:
-    """Refuse a solo match to an account with :attr:`Settings.solo_live` in play.
+_SOLO_FROM: dict[str, set[str]] = {}
+"""The solo matches made from each client address through this worker that may still be in
+play (checked against the database before each new one; finished ones are dropped)."""
+
+SOLO_FROM_ADDRESSES = 4096
+"""Past this many addresses held, those whose matches are all over are forgotten at once."""
+
+
+async def check_solo_live(services: Services, account: AccountRow, address: str) -> None:
+    """Refuse a solo match to an account with :attr:`Settings.solo_live` in play, and to a
+    client address from which :attr:`Settings.per_address_factor` times as many are (made
+    through this worker: with many workers each counts its own).
 
     Raises:
         HTTPException: ``429 match/too_many`` with ``Retry-After``.
@@ -246,6 +256,30 @@ async def check_solo_live(services: Services, account: AccountRow) -> None:
             f"you have {most} solo matches in play: finish or resign one first",
             headers={"Retry-After": "60"},
         )
+    if len(_SOLO_FROM) > SOLO_FROM_ADDRESSES:
+        playing = await services.store.playing_among(set().union(*_SOLO_FROM.values()))
+        for held in list(_SOLO_FROM):
+            _SOLO_FROM[held] &= playing
+            if not _SOLO_FROM[held]:
+                del _SOLO_FROM[held]
+    made = _SOLO_FROM.get(address)
+    if not made:
+        return
+    made &= await services.store.playing_among(made)
+    most_here = int(most * services.settings.per_address_factor)
+    if len(made) >= most_here:
+        raise error(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            "match/too_many",
+            f"{most_here} solo matches made from your address are in play: "
+            "finish or resign one first",
+            headers={"Retry-After": "60"},
+        )
+
+
+def solo_made(address: str, match_id: str) -> None:
+    """Count a new solo match against the address it was made from."""
+    _SOLO_FROM.setdefault(address, set()).add(match_id)
 
 
 async def hint_allowed(request: Request, account: AccountDep) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -535,6 +535,16 @@ class SqlMatchStore:
                 )
             )
             return int(found or 0)
+
+    async def playing_among(self, match_ids: Collection[str]) -> set[str]:
+        """Those of ``match_ids`` that are being played (the per-address solo quota)."""
+        if not match_ids:
+            return set()
+        async with self._sessions() as session:
+            found = await session.scalars(
+                select(Match.id).where(Match.id.in_(list(match_ids)), Match.status == "playing")
+            )
+            return set(found)
 
     async def matches_of(self, account_id: int) -> list[MatchLine]:
         """Every match the account sits in, newest first, as the lobby lists it."""

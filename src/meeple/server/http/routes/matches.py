@@ -6,19 +6,27 @@ import asyncio
 import weakref
 from typing import Annotated, Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import GameError
 from meeple.core.record import MAX_SEED
 from meeple.server.http import schemas
-from meeple.server.http.deps import AccountDep, ServicesDep, SoloLimit, check_solo_live, error
+from meeple.server.http.deps import (
+    AccountDep,
+    ServicesDep,
+    SoloLimit,
+    check_solo_live,
+    client_address,
+    error,
+    solo_made,
+)
 from meeple.server.live.master import MatchMaster
 from meeple.server.modes.daily import DailyError
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
-_making: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+_making: weakref.WeakValueDictionary[int | str, asyncio.Lock] = weakref.WeakValueDictionary()
 """Per account, while a solo match is made: the count of its matches in play and the new
 one are one step, so requests at once cannot pass the quota together (in this worker)."""
 
@@ -67,16 +75,22 @@ def summary(master: MatchMaster, you: int | None = None) -> dict[str, Any]:
     response_model=schemas.MatchSummary,
     response_model_exclude_unset=True,
 )
-async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) -> dict[str, Any]:
+async def create_solo(
+    body: SoloIn, request: Request, account: AccountDep, services: ServicesDep
+) -> dict[str, Any]:
     """A match with the caller at ``seat`` and bots of the chosen levels in the other seats.
     So many in play at once (``429 match/too_many``) and a minute (``429 rate/limited``) per
     account and client address; none while the bot queue is full (``503 bots/busy``)."""
-    making = _making.get(account.id)
+    address = client_address(request)
+    # One at a time per account and per address: requests at once would pass the count together.
+    making, making_here = _making.get(account.id), _making.get(address)
     if making is None:
         making = _making[account.id] = asyncio.Lock()
+    if making_here is None:
+        making_here = _making[address] = asyncio.Lock()
     try:
-        async with making:
-            await check_solo_live(services, account)
+        async with making, making_here:
+            await check_solo_live(services, account, address)
             master = await services.matches.create_solo(
                 account,
                 body.game,
@@ -86,6 +100,7 @@ async def create_solo(body: SoloIn, account: AccountDep, services: ServicesDep) 
                 bots=body.bots,
                 seed=body.seed,
             )
+            solo_made(address, master.id)
     except GameError as refused:
         raise error(status.HTTP_422_UNPROCESSABLE_CONTENT, refused.code, str(refused)) from None
     except ValueError as refused:

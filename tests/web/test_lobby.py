@@ -148,3 +148,14 @@ def test_a_solo_match_of_each_game_is_played_by_keyboard(page: Page, game: str) 
     expect(page.get_by_test_id("message")).to_be_empty()
     # The focus stays in the actions while the bots answer: the next move is typed at once.
     expect(page.get_by_label("Play by notation")).to_be_focused()
+
+
+def test_the_solo_form_names_maatatahays_seats_by_tribe(page: Page) -> None:
+    """The seat a newcomer picks reads as the board will name it, not 'seat 0'."""
+    sign_in_as_guest(page, "Tala")
+    page.goto("/")
+    solo = page.get_by_role("form", name="Solo match")
+    solo.get_by_label("Game").select_option(label="Maatatahay")
+    expect(solo.get_by_label("Your seat")).to_contain_text("Balan (plays first)")
+    expect(solo.get_by_label("Your seat")).not_to_contain_text("seat 0")
+    expect(solo.get_by_label("Bot at Wazu")).to_be_visible()

@@ -86,9 +86,11 @@ function teamPresets(seats) {
   return found.sort();
 }
 
-// The names a game gives its seats where it names them by colour (Maiterra's four houses'
-// colours, as its board draws them), so teams read as words; else "seat N".
-const SEAT_WORDS = { maiterra: ["Red", "Blue", "Green", "Gold"] };
+// The names a game gives its seats where they are fixed before a match (Maiterra's four
+// houses' colours, as its board draws them; Maatatahay's two tribes), so the forms' seats
+// and teams read as the board will name them; else "seat N" (Manafields' sides are the
+// factions chosen in the same form).
+const SEAT_WORDS = { maiterra: ["Red", "Blue", "Green", "Gold"], maatatahay: ["Balan", "Wazu"] };
 
 function seatWord(game, seat) {
   const words = SEAT_WORDS[gameName(game || "")];

@@ -104,6 +104,7 @@ def _random_events(game_id: str, seats: int, options: dict[str, Any], seed: int)
     return events
 
 
+@pytest.mark.slow  # random matches of every game and version: about 28 s of one core
 def test_every_event_the_engines_send_is_in_its_games_published_schema() -> None:
     """Random matches of every registered game, version and seat count: each event validates
     against its game's catalogue (kind known, fields present and of their types, none

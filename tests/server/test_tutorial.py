@@ -123,3 +123,15 @@ def test_rules_text_cannot_inject_markup() -> None:
     )
     assert "<script" not in html and "<img" not in html and 'href="javascript' not in html
     assert "&lt;script&gt;" in html and "<td>one<br>two</td>" in html
+
+
+def test_a_check_replays_a_bounded_number_of_earlier_actions(server: Server) -> None:
+    """A tutorial needs no login, and a check replays the actions sent with it: a list past
+    the bound is refused unread, typed, before any is played."""
+    client = server.client()
+    reply = client.post(
+        "/api/tutorials/maatatahay/check",
+        json={"step": 0, "action": 0, "played": [0] * 501},
+    )
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["detail"]["code"] == "request/invalid"

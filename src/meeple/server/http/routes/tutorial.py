@@ -18,11 +18,11 @@ from __future__ import annotations
 import asyncio
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, status
 from markdown_it import MarkdownIt
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core import Game, GameError, State
 from meeple.core.registry import kit_for, load_game
@@ -43,14 +43,20 @@ router = APIRouter(prefix="/api/tutorials", tags=["tutorial"])
 rules_router = APIRouter(prefix="/api/rules", tags=["tutorial"])
 
 
+MAX_PLAYED = 500
+"""The most earlier actions a check of a step played on to a win replays (its solutions are
+a handful; a learner who fumbles a whole short endgame stays far below)."""
+
+
 class CheckBody(BaseModel):
     """A learner's action at one step: its index and the action (id or notation)."""
 
     model_config = ConfigDict(strict=True)
     step: int
     action: int | str
-    played: list[int | str] = []
-    """On a step played on to a win: the learner's actions before this one, in order."""
+    played: Annotated[list[int | str], Field(max_length=MAX_PLAYED)] = []
+    """On a step played on to a win: the learner's actions before this one, in order (each
+    check replays them all, and a tutorial needs no login: so many at most)."""
 
 
 @cache
